@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity ^0.8.24;
+
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {IERC4906} from "@openzeppelin/contracts/interfaces/IERC4906.sol";
+
+/// @title Digital Product Passport token
+/// @notice One ERC-721 token per physical product. The token id is derived from the product UID off chain:
+/// `tokenId = uint256(keccak256(bytes(uid)))` with the UID in canonical upper case, so anyone holding a tag can
+/// find its token without asking the service. The passport's content is anchored as `dataHash`, the keccak256 of
+/// its RFC 8785 canonical JSON; no personal data goes on chain.
+interface IProductPassport is IERC721, IERC4906 {
+    /// @notice Lifecycle flag of a passport. A passport marked Lost or Stolen cannot be transferred.
+    enum Status {
+        Active,
+        Lost,
+        Stolen,
+        Recovered
+    }
+
+    /// @notice A passport was minted for a product made by `factoryId`, anchoring `dataHash`.
+    event PassportMinted(uint256 indexed tokenId, uint64 indexed factoryId, bytes32 dataHash);
+
+    /// @notice The anchored content hash of a passport changed (emitted together with ERC-4906 `MetadataUpdate`).
+    event DataHashUpdated(uint256 indexed tokenId, bytes32 previousHash, bytes32 newHash);
+
+    /// @notice A passport was marked lost, stolen or recovered.
+    event PassportStatusChanged(uint256 indexed tokenId, Status previousStatus, Status newStatus);
+
+    /// @notice An NFC tag, identified by the keccak256 of its tag UID, was assigned to a passport.
+    /// @dev `previousTagHash` is zero on the first assignment and the replaced tag otherwise.
+    event TagAssigned(uint256 indexed tokenId, bytes32 indexed tagHash, bytes32 previousTagHash);
+
+    /// @notice A supply-chain step (`stage`, see `MAX_STAGE`) happened at `factoryId`; its details hash to `detailsHash`.
+    event SupplyChainEventRecorded(
+        uint256 indexed tokenId,
+        uint64 indexed factoryId,
+        uint8 indexed stage,
+        bytes32 detailsHash
+    );
+
+    /// @notice The base of every `tokenURI` changed (emitted together with ERC-4906 `BatchMetadataUpdate`).
+    event BaseURIUpdated(string baseURI);
+
+    /// @notice A passport for `tokenId` exists already; a UID can be minted only once.
+    error PassportAlreadyMinted(uint256 tokenId);
+    /// @notice No passport exists for `tokenId`.
+    error PassportNotFound(uint256 tokenId);
+    /// @notice A data hash must not be zero.
+    error InvalidDataHash();
+    /// @notice A factory id must not be zero.
+    error InvalidFactoryId();
+    /// @notice The new data hash equals the anchored one.
+    error DataHashUnchanged(uint256 tokenId);
+    /// @notice A batch needs as many data hashes as token ids, and at least one of each.
+    error BatchLengthMismatch(uint256 tokenIds, uint256 dataHashes);
+    /// @notice A batch is empty or larger than `max`.
+    error InvalidBatchSize(uint256 size, uint256 max);
+    /// @notice The status change from `from` to `to` is not allowed.
+    error InvalidStatusTransition(uint256 tokenId, Status from, Status to);
+    /// @notice The passport is marked lost or stolen and cannot move.
+    error PassportFlagged(uint256 tokenId, Status status);
+    /// @notice A tag hash must not be zero.
+    error InvalidTagHash();
+    /// @notice The tag is assigned to another passport already.
+    error TagAlreadyAssigned(bytes32 tagHash, uint256 tokenId);
+    /// @notice The supply-chain stage code is outside 1..MAX_STAGE.
+    error InvalidStage(uint8 stage);
+
+    /// @notice Mints one passport to `to`. Reverts with `PassportAlreadyMinted` if the UID was minted before.
+    function mint(address to, uint256 tokenId, uint64 factoryId, bytes32 dataHash) external;
+
+    /// @notice Mints a collection of passports made by one factory to `to`, in one transaction.
+    function mintBatch(address to, uint64 factoryId, uint256[] calldata tokenIds, bytes32[] calldata dataHashes)
+        external;
+
+    /// @notice Re-anchors a passport whose content changed.
+    function updateDataHash(uint256 tokenId, bytes32 newHash) external;
+
+    /// @notice Marks a passport lost, stolen or recovered.
+    function setStatus(uint256 tokenId, Status newStatus) external;
+
+    /// @notice Assigns (or replaces) the NFC tag of a passport.
+    function assignTag(uint256 tokenId, bytes32 tagHash) external;
+
+    /// @notice Records a supply-chain step for a passport.
+    function recordSupplyChainEvent(uint256 tokenId, uint64 factoryId, uint8 stage, bytes32 detailsHash) external;
+
+    /// @notice Sets the base of `tokenURI`; the service serves ERC-721 metadata JSON under it.
+    function setBaseURI(string calldata baseURI) external;
+
+    /// @notice The anchored content hash of a passport.
+    function dataHashOf(uint256 tokenId) external view returns (bytes32);
+
+    /// @notice The lifecycle status of a passport.
+    function statusOf(uint256 tokenId) external view returns (Status);
+
+    /// @notice The hash of the NFC tag assigned to a passport, or zero.
+    function tagOf(uint256 tokenId) external view returns (bytes32);
+
+    /// @notice The passport a tag is assigned to, or zero.
+    function passportOfTag(bytes32 tagHash) external view returns (uint256);
+
+    /// @notice Whether a passport exists for `tokenId`.
+    function exists(uint256 tokenId) external view returns (bool);
+
+    /// @notice Computes the token id of a canonical (upper-case) product UID.
+    function tokenIdOf(string calldata uid) external pure returns (uint256);
+}
