@@ -1,0 +1,60 @@
+// Builds the Koa application from its dependencies; it does not listen (server.ts does), so tests can mount it.
+import Router from "@koa/router";
+import Koa from "koa";
+import type { JsonRpcProvider } from "ethers";
+import type { Config } from "./config";
+import type { Knex } from "./db/knex";
+import type { Logger } from "./logger";
+import { accessLog } from "./middleware/access-log";
+import { errorHandler } from "./middleware/error-handler";
+import { jsonBody } from "./middleware/json-body";
+import { requestId } from "./middleware/request-id";
+import { OpenApiRegistry } from "./openapi/registry";
+import { healthRouter } from "./routes/health/router";
+
+export type AppState = {
+  requestId: string;
+  body?: unknown;
+  rawBody?: string;
+  input?: unknown;
+};
+
+export type AppDeps = {
+  config: Config;
+  db: Knex;
+  provider: JsonRpcProvider;
+  logger: Logger;
+};
+
+export function buildApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: deps.config.mode === "production" });
+  const openapi = new OpenApiRegistry();
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(jsonBody());
+
+  const routers = [healthRouter(deps, openapi)];
+
+  const docs = new Router<AppState>();
+  docs.get("/api/openapi.json", (ctx) => {
+    ctx.body = openapi.document(deps.config.publicBaseUrl);
+  });
+  openapi.add({
+    method: "get",
+    path: "/api/openapi.json",
+    tag: "Operations",
+    summary: "This OpenAPI 3.1 document",
+    responses: { "200": { description: "the document" } },
+  });
+  routers.push(docs);
+
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+  // Errors are rendered by errorHandler; Koa's default handler would only log them twice.
+  app.silent = true;
+  return app;
+}

@@ -1,0 +1,24 @@
+// Brand API keys: 256-bit random values shown once; only their SHA-256 is stored, and comparison is constant-time.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+const KEY_PREFIX = "pr_live_";
+
+export type NewApiKey = { key: string; prefix: string; hash: Buffer };
+
+export function generateApiKey(): NewApiKey {
+  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  return { key, prefix: key.slice(0, KEY_PREFIX.length + 6), hash: hashApiKey(key) };
+}
+
+/** Wraps a key chosen by the operator (DEMO_API_KEY in local mode) the same way. */
+export function apiKeyFromValue(key: string): NewApiKey {
+  return { key, prefix: key.slice(0, KEY_PREFIX.length + 6), hash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): Buffer {
+  return createHash("sha256").update(key, "utf8").digest();
+}
+
+export function sameHash(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,29 @@
+// Runs the API's knex migrations. Migrations are listed here, not discovered on disk, so they run the same under
+// tsx, in tests and in a bundled build.
+import type { Knex } from "knex";
+import * as initial from "./migrations/001-initial";
+
+type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+
+const MIGRATIONS: Record<string, Migration> = {
+  "001-initial": initial,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name]!,
+};
+
+const options: Knex.MigratorConfig = {
+  migrationSource: source,
+  schemaName: "app",
+  tableName: "knex_migrations",
+};
+
+/** Brings schema "app" up to date; safe to run from several processes at once (knex takes a lock). */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  await db.raw("CREATE SCHEMA IF NOT EXISTS app");
+  const [, applied] = (await db.migrate.latest(options)) as [number, string[]];
+  return applied;
+}

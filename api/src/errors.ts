@@ -1,0 +1,83 @@
+// Error classes with the stable codes of spec section 7 (plus the few the spec leaves open, listed in the README).
+
+export type ErrorDetail = { field: string; problem: string };
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class MissingKeyError extends AppError {
+  constructor() {
+    super(401, "MISSING_KEY", "Send your API key as 'Authorization: Bearer <key>'.");
+  }
+}
+
+export class InvalidKeyError extends AppError {
+  constructor() {
+    super(401, "INVALID_KEY", "The API key is not valid for this brand.");
+  }
+}
+
+export class BrandInactiveError extends AppError {
+  constructor() {
+    super(403, "BRAND_INACTIVE", "This brand account is suspended.");
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string) {
+    super(404, "NOT_FOUND", `${resource} not found.`);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(details: ErrorDetail[], message = "The request has missing or invalid fields.") {
+    super(422, "VALIDATION_ERROR", message, details);
+  }
+}
+
+export class RateLimitError extends AppError {
+  constructor(retryAfterSeconds: number, message = "Hourly rate limit exceeded.") {
+    super(429, "RATE_LIMIT", message, undefined, { "Retry-After": String(retryAfterSeconds) });
+  }
+}
+
+export class MonthlyLimitError extends AppError {
+  constructor(meter: string, retryAfterSeconds: number) {
+    super(429, "MONTHLY_LIMIT_REACHED", `Monthly ${meter} quota exhausted.`, undefined, {
+      "Retry-After": String(retryAfterSeconds),
+    });
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = "A valid bearer token is required.") {
+    super(401, "UNAUTHORIZED", message, undefined, { "WWW-Authenticate": 'Bearer realm="passport-registry"' });
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, "FORBIDDEN", message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, "CONFLICT", message);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, retryAfterSeconds = 5) {
+    super(503, "SERVICE_UNAVAILABLE", message, undefined, { "Retry-After": String(retryAfterSeconds) });
+  }
+}

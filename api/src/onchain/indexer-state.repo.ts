@@ -1,0 +1,28 @@
+// Reads how far the indexer has got, from the checkpoint view Ponder publishes next to its tables.
+import type { Knex } from "../db/knex";
+
+// Ponder checkpoints are fixed-width decimal strings: timestamp(10) chainId(16) blockNumber(16) ...
+const BLOCK_NUMBER_START = 10 + 16;
+const BLOCK_NUMBER_DIGITS = 16;
+
+export type IndexerState = { indexedBlock: number; indexedBlockTimestamp: number } | undefined;
+
+export async function indexerState(db: Knex, onchainSchema: string): Promise<IndexerState> {
+  const exists = await db.raw<{ rows: Array<{ present: boolean }> }>(
+    "SELECT to_regclass(?) IS NOT NULL AS present",
+    [`"${onchainSchema}"."_ponder_checkpoint"`],
+  );
+  if (!exists.rows[0]?.present) return undefined;
+  const row = await db.withSchema(onchainSchema).table("_ponder_checkpoint").first<{ latest_checkpoint: string }>(
+    "latest_checkpoint",
+  );
+  if (!row) return undefined;
+  return decodeCheckpoint(row.latest_checkpoint);
+}
+
+export function decodeCheckpoint(checkpoint: string): { indexedBlock: number; indexedBlockTimestamp: number } {
+  return {
+    indexedBlockTimestamp: Number(checkpoint.slice(0, 10)),
+    indexedBlock: Number(checkpoint.slice(BLOCK_NUMBER_START, BLOCK_NUMBER_START + BLOCK_NUMBER_DIGITS)),
+  };
+}

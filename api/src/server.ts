@@ -1,0 +1,77 @@
+// Starts the API process: configuration, migrations, HTTP listener on the configured host, graceful shutdown.
+import type { Server } from "node:http";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { createDb } from "./db/knex";
+import { migrateLatest } from "./db/migrate";
+import { createLogger } from "./logger";
+import { createProvider } from "./chain/provider";
+
+export type RunningApi = { server: Server; url: string; stop: () => Promise<void> };
+
+/** Starts the API with `config`; resolves once it listens. */
+export async function startApi(config: Config): Promise<RunningApi> {
+  const logger = createLogger(config.logLevel);
+  const db = createDb(config.databaseUrl);
+  const provider = createProvider(config.rpcUrl, config.chainId);
+  const applied = await migrateLatest(db);
+  if (applied.length > 0) logger.info({ applied }, "migrations applied");
+
+  const app = buildApp({ config, db, provider, logger });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  logger.info({ url }, "api listening");
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      // Stop taking connections, let in-flight requests finish (bounded), then release the pool.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, 5000);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      provider.destroy();
+      await db.destroy();
+      logger.info("api stopped");
+    })();
+    return stopping;
+  };
+  return { server, url, stop };
+}
+
+if (require.main === module) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  startApi(config).then(
+    (api) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) {
+        process.once(signal, () => void api.stop().then(() => process.exit(0)));
+      }
+    },
+    (error: unknown) => {
+      console.error(`api failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

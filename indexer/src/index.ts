@@ -1,0 +1,196 @@
+// Event handlers: each contract event becomes rows. Handlers only insert or upsert; they never read the chain.
+import { ponder, type Context } from "ponder:registry";
+import {
+  dataHashUpdate,
+  factory,
+  factoryPassport,
+  factoryStats,
+  factoryVerification,
+  passport,
+  passportOwner,
+  statusChange,
+  supplyChainEvent,
+  tagAssignment,
+} from "ponder:schema";
+
+type Activity = { passportsMinted?: number; supplyChainEvents?: number; verificationEvents?: number };
+type BlockRef = { number: bigint; timestamp: bigint };
+
+/** Counts one on-chain event for a factory, plus the kind-specific counters in `activity`. */
+async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block: BlockRef, activity: Activity) {
+  const passportsMinted = activity.passportsMinted ?? 0;
+  const supplyChainEvents = activity.supplyChainEvents ?? 0;
+  const verificationEvents = activity.verificationEvents ?? 0;
+  await db
+    .insert(factoryStats)
+    .values({
+      factoryId,
+      onChainEvents: 1,
+      passportsMinted,
+      supplyChainEvents,
+      verificationEvents,
+      lastActivityBlock: block.number,
+      lastActivityAt: block.timestamp,
+    })
+    .onConflictDoUpdate((row) => ({
+      onChainEvents: row.onChainEvents + 1,
+      passportsMinted: row.passportsMinted + passportsMinted,
+      supplyChainEvents: row.supplyChainEvents + supplyChainEvents,
+      verificationEvents: row.verificationEvents + verificationEvents,
+      lastActivityBlock: block.number,
+      lastActivityAt: block.timestamp,
+    }));
+}
+
+ponder.on("ProductPassport:Transfer", async ({ event, context }) => {
+  await context.db
+    .insert(passportOwner)
+    .values({ tokenId: event.args.tokenId, owner: event.args.to, updatedBlock: event.block.number })
+    .onConflictDoUpdate({ owner: event.args.to, updatedBlock: event.block.number });
+});
+
+ponder.on("ProductPassport:PassportMinted", async ({ event, context }) => {
+  const { tokenId, factoryId, dataHash } = event.args;
+  await context.db.insert(passport).values({
+    tokenId,
+    factoryId,
+    dataHash,
+    dataHashVersion: 1,
+    status: 0,
+    mintedBlock: event.block.number,
+    mintedAt: event.block.timestamp,
+    mintTxHash: event.transaction.hash,
+    updatedBlock: event.block.number,
+    updatedTxHash: event.transaction.hash,
+  });
+  await recordFactoryActivity(context.db, factoryId, event.block, { passportsMinted: 1 });
+});
+
+ponder.on("ProductPassport:DataHashUpdated", async ({ event, context }) => {
+  const { tokenId, previousHash, newHash } = event.args;
+  await context.db.insert(dataHashUpdate).values({
+    id: event.id,
+    tokenId,
+    previousHash,
+    newHash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+  });
+  await context.db.update(passport, { tokenId }).set((row) => ({
+    dataHash: newHash,
+    dataHashVersion: row.dataHashVersion + 1,
+    updatedBlock: event.block.number,
+    updatedTxHash: event.transaction.hash,
+  }));
+});
+
+ponder.on("ProductPassport:PassportStatusChanged", async ({ event, context }) => {
+  const { tokenId, previousStatus, newStatus } = event.args;
+  await context.db.insert(statusChange).values({
+    id: event.id,
+    tokenId,
+    previousStatus,
+    newStatus,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+  });
+  await context.db.update(passport, { tokenId }).set({
+    status: newStatus,
+    updatedBlock: event.block.number,
+    updatedTxHash: event.transaction.hash,
+  });
+});
+
+ponder.on("ProductPassport:TagAssigned", async ({ event, context }) => {
+  const { tokenId, tagHash, previousTagHash } = event.args;
+  await context.db.insert(tagAssignment).values({
+    id: event.id,
+    tokenId,
+    tagHash,
+    previousTagHash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+  });
+  await context.db.update(passport, { tokenId }).set({
+    tagHash,
+    updatedBlock: event.block.number,
+    updatedTxHash: event.transaction.hash,
+  });
+});
+
+ponder.on("ProductPassport:SupplyChainEventRecorded", async ({ event, context }) => {
+  const { tokenId, factoryId, stage, detailsHash } = event.args;
+  await context.db.insert(supplyChainEvent).values({
+    id: event.id,
+    tokenId,
+    factoryId,
+    stage,
+    detailsHash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+    logIndex: event.log.logIndex,
+  });
+  await context.db
+    .insert(factoryPassport)
+    .values({ factoryId, tokenId, firstBlock: event.block.number })
+    .onConflictDoNothing();
+  await recordFactoryActivity(context.db, factoryId, event.block, { supplyChainEvents: 1 });
+});
+
+ponder.on("FactoryRegistry:FactoryRegistered", async ({ event, context }) => {
+  const { factoryId, metadataHash, country } = event.args;
+  await context.db.insert(factory).values({
+    factoryId,
+    metadataHash,
+    country: Buffer.from(country.slice(2), "hex").toString("latin1"),
+    verified: false,
+    certificationsMask: 0,
+    registeredBlock: event.block.number,
+    registeredAt: event.block.timestamp,
+    registeredTxHash: event.transaction.hash,
+    updatedBlock: event.block.number,
+  });
+  await recordFactoryActivity(context.db, factoryId, event.block, {});
+});
+
+ponder.on("FactoryRegistry:FactoryMetadataUpdated", async ({ event, context }) => {
+  const { factoryId, newHash } = event.args;
+  await context.db.update(factory, { factoryId }).set({ metadataHash: newHash, updatedBlock: event.block.number });
+  await recordFactoryActivity(context.db, factoryId, event.block, {});
+});
+
+async function recordVerification(
+  context: Context,
+  event: { id: string; args: { factoryId: bigint; verifier: `0x${string}` }; block: BlockRef; transaction: { hash: `0x${string}` } },
+  verified: boolean,
+) {
+  const { factoryId, verifier } = event.args;
+  await context.db.insert(factoryVerification).values({
+    id: event.id,
+    factoryId,
+    verified,
+    verifier,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+  });
+  await context.db.update(factory, { factoryId }).set({
+    verified,
+    verifiedAt: verified ? event.block.timestamp : null,
+    updatedBlock: event.block.number,
+  });
+  await recordFactoryActivity(context.db, factoryId, event.block, { verificationEvents: 1 });
+}
+
+ponder.on("FactoryRegistry:FactoryVerified", async ({ event, context }) => recordVerification(context, event, true));
+ponder.on("FactoryRegistry:FactoryUnverified", async ({ event, context }) => recordVerification(context, event, false));
+
+ponder.on("FactoryRegistry:CertificationsUpdated", async ({ event, context }) => {
+  const { factoryId, newMask } = event.args;
+  await context.db.update(factory, { factoryId }).set({ certificationsMask: newMask, updatedBlock: event.block.number });
+  await recordFactoryActivity(context.db, factoryId, event.block, {});
+});

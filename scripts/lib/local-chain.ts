@@ -1,0 +1,28 @@
+// Local mode runs on a Hardhat chain that lives only as long as the node: when a new chain appears, nothing may keep
+// pointing at the old one. This drops chain-bound rows and the indexer's schemas of earlier chains.
+import type { Knex } from "../../api/src/db/knex";
+import type { Deployment } from "./deploy";
+
+const CHAIN_KEY = "local_chain";
+
+export async function resetForNewLocalChain(db: Knex, deployment: Deployment, viewsSchema: string): Promise<boolean> {
+  const identity = { chainId: deployment.chainId, blockHash: deployment.contracts.ProductPassport.blockHash };
+  const row = await db("app.meta").where({ key: CHAIN_KEY }).first<{ value: typeof identity } | undefined>();
+  if (row && row.value.chainId === identity.chainId && row.value.blockHash === identity.blockHash) return false;
+
+  await db.transaction(async (trx) => {
+    // Passports minted on the old chain are gone with it: the products stay and can be issued again.
+    await trx("app.passports").del();
+    await trx("app.meta")
+      .insert({ key: CHAIN_KEY, value: JSON.stringify(identity), updated_at: trx.fn.now() })
+      .onConflict("key")
+      .merge();
+  });
+  // Ponder's schemas of earlier local chains, its sync cache (which would replay the old chain) and the views.
+  const schemas = await db.raw<{ rows: Array<{ nspname: string }> }>(
+    "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ponder\\_%' OR nspname = ?",
+    [viewsSchema],
+  );
+  for (const { nspname } of schemas.rows) await db.raw(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+  return true;
+}

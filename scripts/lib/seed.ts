@@ -1,0 +1,252 @@
+// Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
+// few products, some of them minted. Rows are created once; chain state is re-created on every new local chain.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { getBytes, hexlify, toUtf8Bytes } from "ethers";
+import { apiKeyFromValue, generateApiKey } from "../../api/src/auth/api-keys";
+import { hashPassword } from "../../api/src/auth/passwords";
+import type { Contracts } from "../../api/src/chain/contracts";
+import type { SharedWallet } from "../../api/src/chain/signer";
+import type { Knex } from "../../api/src/db/knex";
+import { estimateCarbon } from "../../api/src/products/carbon";
+import { buildPassportContent, dataHashOf, tokenIdOf, type FiberShare } from "../../api/src/passports/content";
+
+export type FactorySeed = {
+  factory_id: number;
+  name: string;
+  city: string;
+  country: string;
+  certifications: string[];
+  product_types: string[];
+  capacity_units_per_month: number;
+  min_order_units: number;
+  lead_time_days: number;
+  verified: boolean;
+  description: string;
+};
+
+export type DemoState = {
+  brand_slug: string;
+  api_key: string;
+  operator: { email: string; password: string };
+  admin: { email: string; password: string };
+  factory_ids: number[];
+  products: Array<{ uid: string; minted: boolean }>;
+};
+
+/** Certification codes in the registry's bit order (IFactoryRegistry). */
+export const CERTIFICATION_BITS = ["GOTS", "OEKO-TEX", "ISO9001", "GRS", "BCI", "SA8000", "bluesign"] as const;
+
+export function certificationMask(codes: readonly string[]): number {
+  return codes.reduce((mask, code) => {
+    const bit = CERTIFICATION_BITS.findIndex((known) => known.toLowerCase() === code.toLowerCase());
+    if (bit < 0) throw new Error(`unknown certification ${code}`);
+    return mask | (1 << bit);
+  }, 0);
+}
+
+export function loadFactories(): FactorySeed[] {
+  return JSON.parse(readFileSync(path.join(__dirname, "..", "data", "factories.json"), "utf8")) as FactorySeed[];
+}
+
+const BRAND = { slug: "demo-apparel", name: "Demo Apparel Co.", uid_prefix: "DEMO" };
+const OPERATOR_EMAIL = "operator@demo-factory.local";
+const ADMIN_EMAIL = "admin@passport-registry.local";
+
+type DemoProduct = {
+  code: string;
+  sku: string;
+  name: string;
+  category: string;
+  fabric_type: string;
+  price: number;
+  factory_id: number;
+  fiber: FiberShare[];
+  care: string;
+  minted: boolean;
+};
+
+const DEMO_PRODUCTS: DemoProduct[] = [
+  { code: "7K3M9Q2X", sku: "DA-OXF-001", name: "Organic Oxford Shirt", category: "shirt", fabric_type: "organic cotton", price: 2450, factory_id: 1001, fiber: [{ fiber: "cotton", percent: 100 }], care: "Machine wash 30 °C, do not tumble dry, iron medium.", minted: true },
+  { code: "4VH8N1TR", sku: "DA-SAR-014", name: "Jamdani Cotton Saree", category: "saree", fabric_type: "cotton", price: 8900, factory_id: 1002, fiber: [{ fiber: "cotton", percent: 100 }], care: "Hand wash cold, dry in shade.", minted: true },
+  { code: "9PQ2W6ZD", sku: "DA-TEE-100", name: "Everyday Crew T-shirt", category: "t-shirt", fabric_type: "recycled cotton", price: 790, factory_id: 1003, fiber: [{ fiber: "cotton", percent: 60 }, { fiber: "polyester", percent: 40 }], care: "Machine wash 40 °C, tumble dry low.", minted: true },
+  { code: "2XB7C5KF", sku: "DA-DNM-220", name: "Selvedge Denim Jeans", category: "jeans", fabric_type: "cotton", price: 4200, factory_id: 1004, fiber: [{ fiber: "cotton", percent: 98 }, { fiber: "elastane", percent: 2 }], care: "Wash inside out at 30 °C, line dry.", minted: true },
+  { code: "6MJ4R8YA", sku: "DA-KNT-031", name: "Merino Blend Sweater", category: "sweater", fabric_type: "wool", price: 5600, factory_id: 1009, fiber: [{ fiber: "wool", percent: 70 }, { fiber: "polyamide", percent: 30 }], care: "Hand wash cold, dry flat.", minted: false },
+  { code: "3TN9E7WG", sku: "DA-POL-045", name: "Piqué Polo", category: "polo", fabric_type: "cotton-polyester", price: 1490, factory_id: 1001, fiber: [{ fiber: "cotton", percent: 65 }, { fiber: "polyester", percent: 35 }], care: "Machine wash 40 °C, iron low.", minted: false },
+];
+
+/** Supply-chain stages recorded for each minted demo product (codes of IProductPassport). */
+const DEMO_STAGES = [1, 3, 4, 6, 8, 9];
+
+export async function seedDemo(options: {
+  db: Knex;
+  wallet: SharedWallet;
+  contracts: Contracts;
+  previous: Partial<DemoState> | undefined;
+  demoApiKey: string | undefined;
+  log: (line: string) => void;
+}): Promise<DemoState> {
+  const { db, wallet, contracts, log } = options;
+  const factories = loadFactories();
+
+  // Brand and its key. The key's plain value exists only in .data/demo.json (local mode) and in DEMO_API_KEY.
+  let brand = await db("app.brands").where({ slug: BRAND.slug }).first<{ id: number; name: string } | undefined>();
+  if (!brand) [brand] = await db("app.brands").insert({ ...BRAND, plan: "enterprise" }).returning(["id", "name"]);
+  const wantedKey = options.demoApiKey ?? options.previous?.api_key;
+  const key = wantedKey ? apiKeyFromValue(wantedKey) : generateApiKey();
+  const hasKey = await db("app.api_keys").where({ key_hash: key.hash, brand_id: brand!.id }).whereNull("revoked_at").first();
+  if (!hasKey) {
+    await db("app.api_keys").insert({ brand_id: brand!.id, key_prefix: key.prefix, key_hash: key.hash, label: "demo" });
+  }
+
+  const operator = await ensureOperator(db, OPERATOR_EMAIL, "operator", factories[0]!.factory_id, options.previous?.operator?.password);
+  const admin = await ensureOperator(db, ADMIN_EMAIL, "admin", null, options.previous?.admin?.password);
+
+  // Factory profiles (off chain) and their registration, certifications and verification (on chain).
+  for (const factory of factories) {
+    const profile = factoryProfile(factory);
+    await db("app.factory_profiles")
+      .insert({ ...profile, metadata_hash: dataHashOf(profile) })
+      .onConflict("factory_id")
+      .ignore();
+  }
+  const registered = await registerFactoriesOnChain(wallet, contracts, factories, log);
+
+  // Products: rows once; passports minted on the current chain if not yet.
+  const products: DemoState["products"] = [];
+  for (const demo of DEMO_PRODUCTS) {
+    const uid = `${BRAND.uid_prefix}-${demo.code}`;
+    let product = await db("app.products").where({ uid }).first<{ id: number } | undefined>();
+    if (!product) {
+      const carbon = estimateCarbon(demo.category, demo.fabric_type);
+      const factory = factories.find((f) => f.factory_id === demo.factory_id)!;
+      [product] = await db("app.products")
+        .insert({
+          brand_id: brand!.id,
+          uid,
+          sku: demo.sku,
+          name: demo.name,
+          category: demo.category,
+          fabric_type: demo.fabric_type,
+          price: demo.price,
+          description: null,
+          factory_id: demo.factory_id,
+          fiber_composition: JSON.stringify(demo.fiber),
+          certifications: JSON.stringify([]),
+          care_instructions: demo.care,
+          country_of_manufacture: factory.country,
+          carbon_kg: carbon.kg,
+          carbon_rating: carbon.rating,
+        })
+        .returning(["id"]);
+    }
+    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product!.id, uid, demo, factories, brand!.name);
+    products.push({ uid, minted: demo.minted });
+  }
+  log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
+
+  return {
+    brand_slug: BRAND.slug,
+    api_key: key.key,
+    operator: { email: OPERATOR_EMAIL, password: operator },
+    admin: { email: ADMIN_EMAIL, password: admin },
+    factory_ids: factories.map((f) => f.factory_id),
+    products,
+  };
+}
+
+/** The off-chain profile of a factory; its keccak256 is the metadata hash registered on chain. */
+export function factoryProfile(factory: FactorySeed) {
+  const { verified: _verified, ...profile } = factory;
+  return profile;
+}
+
+/** Creates the operator if missing (with the remembered or a new random password); returns the password. */
+async function ensureOperator(db: Knex, email: string, role: "admin" | "operator", factoryId: number | null, remembered?: string) {
+  const password = remembered ?? randomBytes(12).toString("base64url");
+  const existing = await db("app.operators").where({ email }).first();
+  if (!existing) {
+    await db("app.operators").insert({ email, role, factory_id: factoryId, password_hash: await hashPassword(password) });
+  } else if (!remembered) {
+    await db("app.operators").where({ email }).update({ password_hash: await hashPassword(password) });
+  }
+  return password;
+}
+
+async function registerFactoriesOnChain(wallet: SharedWallet, contracts: Contracts, factories: FactorySeed[], log: (line: string) => void) {
+  const pending = [];
+  let count = 0;
+  for (const factory of factories) {
+    if (await contracts.registry.isRegistered(factory.factory_id)) continue;
+    count += 1;
+    const metadataHash = dataHashOf(factoryProfile(factory));
+    pending.push(await wallet.send(() => contracts.registry.registerFactory(factory.factory_id, metadataHash, countryBytes(factory.country))));
+    const mask = certificationMask(factory.certifications);
+    if (mask !== 0) pending.push(await wallet.send(() => contracts.registry.setCertifications(factory.factory_id, mask)));
+    if (factory.verified) pending.push(await wallet.send(() => contracts.registry.verifyFactory(factory.factory_id)));
+  }
+  await Promise.all(pending.map((tx) => tx.wait()));
+  if (count > 0) log(`registered ${count} factories on chain (${pending.length} transactions)`);
+  return count;
+}
+
+async function mintDemoPassport(
+  db: Knex,
+  wallet: SharedWallet,
+  contracts: Contracts,
+  productId: number,
+  uid: string,
+  demo: DemoProduct,
+  factories: FactorySeed[],
+  brandName: string,
+) {
+  const tokenId = tokenIdOf(uid);
+  if (await contracts.passport.exists(tokenId)) return;
+  const factory = factories.find((f) => f.factory_id === demo.factory_id)!;
+  const carbon = estimateCarbon(demo.category, demo.fabric_type);
+  const content = buildPassportContent({
+    uid,
+    brand: { slug: BRAND.slug, name: brandName },
+    product: { sku: demo.sku, name: demo.name, category: demo.category, fabric_type: demo.fabric_type, description: null },
+    fiber_composition: demo.fiber,
+    certifications: [],
+    manufacturer: { factory_id: factory.factory_id, name: factory.name, city: factory.city, country: factory.country },
+    country_of_manufacture: factory.country,
+    carbon: { kg_co2e: carbon.kg, rating: carbon.rating },
+    care_instructions: demo.care,
+  });
+  const dataHash = dataHashOf(content);
+  const tx = await wallet.send(() => contracts.passport.mint(wallet.address, tokenId, demo.factory_id, dataHash));
+  const followUps = [await wallet.send(() => contracts.passport.assignTag(tokenId, hexlify(keccakTag(uid))))];
+  for (const stage of DEMO_STAGES) {
+    const details = dataHashOf({ uid, stage, factory_id: demo.factory_id });
+    followUps.push(await wallet.send(() => contracts.passport.recordSupplyChainEvent(tokenId, demo.factory_id, stage, details)));
+  }
+  const receipt = await tx.wait();
+  await Promise.all(followUps.map((t) => t.wait()));
+  await db("app.passports")
+    .insert({
+      product_id: productId,
+      token_id: tokenId,
+      data_hash: dataHash,
+      status: "minted",
+      chain_id: contracts.deployment.chainId,
+      contract_address: contracts.deployment.contracts.ProductPassport.address,
+      tx_hash: tx.hash,
+      nonce: tx.nonce,
+      block_number: receipt!.blockNumber,
+      minted_at: new Date(),
+    })
+    .onConflict("product_id")
+    .merge();
+}
+
+function countryBytes(country: string): string {
+  return hexlify(toUtf8Bytes(country)).padEnd(6, "0");
+}
+
+/** The demo tags' UIDs are the product UIDs with a suffix; real tags carry their own NFC UID. */
+function keccakTag(uid: string): Uint8Array {
+  return getBytes(dataHashOf({ tag_uid: `${uid}-NFC` }));
+}

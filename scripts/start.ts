@@ -1,0 +1,206 @@
+// `npm start`: the whole service locally on embedded defaults. Embedded Postgres, a Hardhat node, the contracts,
+// the Ponder indexer and the API, each on 127.0.0.1, with demo data; Ctrl-C stops every child.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig, ConfigError } from "../api/src/config";
+import { connectContracts } from "../api/src/chain/contracts";
+import { createProvider } from "../api/src/chain/provider";
+import { SharedWallet } from "../api/src/chain/signer";
+import { createDb } from "../api/src/db/knex";
+import { migrateLatest } from "../api/src/db/migrate";
+import { startApi, type RunningApi } from "../api/src/server";
+import { deployContracts } from "./lib/deploy";
+import { startHardhatNode } from "./lib/hardhat-node";
+import { indexerSchemaName, startIndexer } from "./lib/indexer";
+import { startEmbeddedPostgres, type EmbeddedDb } from "./lib/postgres";
+import { portInUse, waitFor, type Child } from "./lib/processes";
+import { resetForNewLocalChain } from "./lib/local-chain";
+import { seedDemo, type DemoState } from "./lib/seed";
+
+const ROOT = path.resolve(__dirname, "..");
+const DATA = path.join(ROOT, ".data");
+const LOGS = path.join(DATA, "logs");
+const HARDHAT_ADMIN = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"; // Hardhat public test account #1
+const DATABASE = "passport_registry";
+
+type Step = { started: number; label: string };
+const stopFns: Array<{ name: string; stop: () => Promise<void> }> = [];
+let shuttingDown = false;
+
+function begin(label: string): Step {
+  process.stdout.write(`• ${label} … `);
+  return { started: Date.now(), label };
+}
+function done(step: Step, detail = "") {
+  process.stdout.write(`done in ${((Date.now() - step.started) / 1000).toFixed(1)} s${detail ? ` (${detail})` : ""}\n`);
+}
+
+async function shutdown(code: number) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log("\nstopping …");
+  // Reverse start order: API first, Postgres last.
+  for (const { name, stop } of stopFns.reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      console.error(`  ${name} did not stop cleanly: ${String(error)}`);
+    }
+  }
+  console.log("stopped.");
+  process.exit(code);
+}
+
+function env(name: string, fallback: string): string {
+  return process.env[name]?.trim() || fallback;
+}
+
+async function ensurePortFree(port: number, what: string, variable: string) {
+  if (await portInUse(port)) {
+    throw new Error(`port ${port} on 127.0.0.1 (${what}) is in use: is another 'npm start' running? Set ${variable} to use another port.`);
+  }
+}
+
+function watch(child: Child) {
+  child.process.once("exit", (code, signal) => {
+    if (shuttingDown) return;
+    console.error(`\n${child.name} exited (${signal ?? `code ${code}`}); see ${path.relative(ROOT, child.logFile)}`);
+    void shutdown(1);
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const apiPort = Number(env("PORT", "3000"));
+  const pgPort = Number(env("PG_PORT", "54329"));
+  const chainPort = Number(env("HARDHAT_PORT", "8545"));
+  const indexerPort = Number(env("INDEXER_PORT", "42069"));
+  mkdirSync(LOGS, { recursive: true });
+
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
+
+  await ensurePortFree(apiPort, "API", "PORT");
+  await ensurePortFree(pgPort, "Postgres", "PG_PORT");
+  await ensurePortFree(chainPort, "Hardhat node", "HARDHAT_PORT");
+  await ensurePortFree(indexerPort, "indexer", "INDEXER_PORT");
+
+  let step = begin("Postgres (embedded, data in .data/postgres)");
+  const pg: EmbeddedDb = await startEmbeddedPostgres({ dataDir: path.join(DATA, "postgres"), port: pgPort, databases: [DATABASE], persistent: true });
+  stopFns.push({ name: "postgres", stop: pg.stop });
+  done(step, `127.0.0.1:${pgPort}`);
+
+  step = begin("Hardhat node");
+  const chain = await startHardhatNode({ port: chainPort, logFile: path.join(LOGS, "hardhat-node.log"), intervalMs: Number(env("BLOCK_INTERVAL_MS", "1000")) });
+  stopFns.push({ name: "hardhat node", stop: chain.stop });
+  watch(chain.child);
+  done(step, chain.rpcUrl);
+
+  const publicBaseUrl = env("PUBLIC_BASE_URL", `http://127.0.0.1:${apiPort}`);
+  const deploymentsDir = path.join(ROOT, "deployments");
+  Object.assign(process.env, {
+    SERVICE_MODE: "local",
+    PORT: String(apiPort),
+    HOST: "127.0.0.1",
+    PUBLIC_BASE_URL: publicBaseUrl,
+    DATABASE_URL: pg.url(DATABASE),
+    RPC_URL: chain.rpcUrl,
+    CHAIN_ID: String(chain.chainId),
+    DEPLOYMENTS_DIR: deploymentsDir,
+  });
+  const config = loadConfig();
+
+  step = begin("contracts");
+  const deployment = await deployContracts({
+    rpcUrl: chain.rpcUrl,
+    signerKey: config.signerPrivateKey,
+    adminAddress: HARDHAT_ADMIN,
+    adminDelaySeconds: 0,
+    baseURI: `${publicBaseUrl}/api/nft/`,
+    deploymentsDir,
+    log: () => undefined,
+  });
+  done(step, `ProductPassport ${deployment.contracts.ProductPassport.address}`);
+
+  step = begin("database schema and demo data");
+  const db = createDb(config.databaseUrl, 4);
+  const provider = createProvider(config.rpcUrl, config.chainId);
+  const wallet = new SharedWallet(provider, config.signerPrivateKey);
+  const contracts = connectContracts(deployment, wallet);
+  const demoFile = path.join(DATA, "demo.json");
+  const previous = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, "utf8")) as Partial<DemoState>) : undefined;
+  let demo: DemoState;
+  try {
+    await migrateLatest(db);
+    await resetForNewLocalChain(db, deployment, config.onchainSchema);
+    demo = await seedDemo({ db, wallet, contracts, previous, demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined, log: () => undefined });
+  } finally {
+    await db.destroy();
+    provider.destroy();
+  }
+  done(step);
+
+  step = begin("indexer (Ponder)");
+  const indexer = startIndexer({
+    databaseUrl: config.databaseUrl,
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    deploymentsDir,
+    schema: indexerSchemaName(chain.chainId, deployment.contracts.ProductPassport.blockHash),
+    viewsSchema: config.onchainSchema,
+    port: indexerPort,
+    pollingIntervalMs: Number(env("INDEXER_POLLING_INTERVAL_MS", "100")),
+    logFile: path.join(LOGS, "indexer.log"),
+  });
+  stopFns.push({ name: "indexer", stop: indexer.stop });
+  watch(indexer);
+  done(step, `log in .data/logs/indexer.log`);
+
+  step = begin("API");
+  const api: RunningApi = await startApi(config);
+  stopFns.push({ name: "api", stop: api.stop });
+  done(step, api.url);
+
+  step = begin("waiting until ready (indexer caught up)");
+  await waitFor(
+    "GET /readyz to answer 200",
+    async () => ((await fetch(`${api.url}/readyz`)).status === 200 ? true : undefined),
+    Number(env("READY_TIMEOUT_MS", "180000")),
+    250,
+  );
+  done(step);
+
+  const state = {
+    ...demo,
+    api_url: api.url,
+    rpc_url: chain.rpcUrl,
+    chain_id: chain.chainId,
+    contracts: {
+      ProductPassport: deployment.contracts.ProductPassport.address,
+      FactoryRegistry: deployment.contracts.FactoryRegistry.address,
+    },
+  };
+  writeFileSync(demoFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+
+  const minted = demo.products.find((p) => p.minted)?.uid;
+  console.log(`
+Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s).
+
+  API              ${api.url}
+  OpenAPI          ${api.url}/api/openapi.json
+  Readiness        ${api.url}/readyz
+  Chain (Hardhat)  ${chain.rpcUrl}  chain id ${chain.chainId}
+  Postgres         ${pg.url(DATABASE).replace(/:[^:@/]+@/, ":***@")}
+  Demo brand       ${demo.brand_slug}
+  Demo API key     ${demo.api_key}
+  Operator login   ${demo.operator.email} (password in .data/demo.json)
+  Demo passport    ${minted ?? "-"}
+
+Everything above is also in .data/demo.json; logs are in .data/logs/. Press Ctrl-C to stop.
+`);
+}
+
+main().catch(async (error: unknown) => {
+  process.stdout.write("\n");
+  console.error(error instanceof ConfigError ? error.message : `npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  await shutdown(1);
+});

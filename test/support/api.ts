@@ -1,0 +1,32 @@
+// Starts the real API (real Postgres, real HTTP on 127.0.0.1) for integration tests.
+import type { AddressInfo } from "node:net";
+import { buildApp } from "../../api/src/app";
+import { createProvider } from "../../api/src/chain/provider";
+import { loadConfig, type Config } from "../../api/src/config";
+import { createDb, type Knex } from "../../api/src/db/knex";
+import { migrateLatest } from "../../api/src/db/migrate";
+import { createLogger } from "../../api/src/logger";
+
+export type TestApi = { url: string; db: Knex; config: Config; close: () => Promise<void> };
+
+export async function startTestApi(env: Record<string, string>): Promise<TestApi> {
+  const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: "0", ...env });
+  const db = createDb(config.databaseUrl, 5);
+  await migrateLatest(db);
+  const provider = createProvider(config.rpcUrl, config.chainId);
+  const app = buildApp({ config, db, provider, logger: createLogger(config.logLevel) });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db,
+    config,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      provider.destroy();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Mocha root hooks: one real Postgres for the whole run (embedded on a free port in a temporary directory, or
+// TEST_DATABASE_URL's server), and a fresh database per test file.
+import { chmodSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../../scripts/lib/processes";
+import { startEmbeddedPostgres, type EmbeddedDb } from "../../scripts/lib/postgres";
+
+let embedded: EmbeddedDb | undefined;
+let serverUrl: URL | undefined;
+let counter = 0;
+
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    this.timeout(120_000);
+    if (process.env.TEST_DATABASE_URL) {
+      serverUrl = new URL(process.env.TEST_DATABASE_URL);
+      return;
+    }
+    const parent = mkdtempSync(path.join(os.tmpdir(), "passport-registry-test-"));
+    // Postgres runs as its own system user (not root), which must be able to enter the directory.
+    chmodSync(parent, 0o755);
+    const dataDir = path.join(parent, "pg");
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), databases: [], persistent: false });
+    serverUrl = new URL(embedded.url("postgres"));
+  },
+  async afterAll(this: Mocha.Context) {
+    this.timeout(30_000);
+    await embedded?.stop();
+  },
+};
+
+/** Creates an empty database on the test server and returns its URL. */
+export async function createTestDatabase(label: string): Promise<string> {
+  if (!serverUrl) throw new Error("test Postgres is not running (root hook missing?)");
+  counter += 1;
+  const name = `test_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${process.pid}_${counter}`;
+  const admin = new pg.Client({ connectionString: serverUrl.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl.toString());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
