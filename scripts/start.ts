@@ -78,6 +78,11 @@ async function main() {
   mkdirSync(LOGS, { recursive: true });
 
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
+  // If whatever started us dies without passing a signal on, stop too rather than leave the stack orphaned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0);
+  }, 1000).unref();
 
   await ensurePortFree(apiPort, "API", "PORT");
   await ensurePortFree(pgPort, "Postgres", "PG_PORT");
@@ -156,7 +161,7 @@ async function main() {
   done(step, `log in .data/logs/indexer.log`);
 
   step = begin("API");
-  const api: RunningApi = await startApi(config);
+  const api: RunningApi = await startApi(config, { logFile: path.join(LOGS, "api.log") });
   stopFns.push({ name: "api", stop: api.stop });
   done(step, api.url);
 
@@ -195,7 +200,8 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
 
-Everything above is also in .data/demo.json; logs are in .data/logs/. Press Ctrl-C to stop.
+Everything above is also in .data/demo.json; logs (api, indexer, hardhat-node) are in .data/logs/.
+Press Ctrl-C to stop.
 `);
 }
 

@@ -2,6 +2,8 @@
 import Router from "@koa/router";
 import Koa from "koa";
 import type { JsonRpcProvider } from "ethers";
+import type { Operator } from "./auth/sessions";
+import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
@@ -10,19 +12,25 @@ import { errorHandler } from "./middleware/error-handler";
 import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
 import { OpenApiRegistry } from "./openapi/registry";
+import { authRouter } from "./routes/auth/router";
+import { dppRouter } from "./routes/dpp/router";
+import { factoriesRouter } from "./routes/factories/router";
 import { healthRouter } from "./routes/health/router";
+import { marketplaceRouter } from "./routes/marketplace/router";
 
 export type AppState = {
   requestId: string;
   body?: unknown;
   rawBody?: string;
   input?: unknown;
+  operator?: Operator;
 };
 
 export type AppDeps = {
   config: Config;
   db: Knex;
   provider: JsonRpcProvider;
+  chain: ChainAccess;
   logger: Logger;
 };
 
@@ -35,7 +43,13 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(errorHandler(deps.logger));
   app.use(jsonBody());
 
-  const routers = [healthRouter(deps, openapi)];
+  const routers = [
+    healthRouter(deps, openapi),
+    dppRouter(deps, openapi),
+    factoriesRouter(deps, openapi),
+    authRouter(deps, openapi),
+    marketplaceRouter(deps, openapi),
+  ];
 
   const docs = new Router<AppState>();
   docs.get("/api/openapi.json", (ctx) => {

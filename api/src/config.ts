@@ -22,7 +22,6 @@ export type Config = Readonly<{
   /** The indexer counts as caught up when it is at most this many blocks behind the chain head. */
   indexerMaxLagBlocks: number;
   logLevel: string;
-  tokenSecret: string;
   openai: Readonly<{ apiKey: string | undefined; baseUrl: string | undefined; model: string; timeoutMs: number }>;
   allowLoopbackWebhooks: boolean;
 }>;
@@ -88,8 +87,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (explorerTxUrlTemplate && !explorerTxUrlTemplate.includes("{txHash}")) {
     problems.push("EXPLORER_TX_URL_TEMPLATE must contain {txHash}");
   }
-  const tokenSecret = str("TOKEN_SECRET", production ? undefined : "local-development-token-secret-not-for-production");
-  if (production && tokenSecret && tokenSecret.length < 32) problems.push("TOKEN_SECRET must be at least 32 characters");
   const onchainSchema = str("ONCHAIN_SCHEMA", "onchain");
   if (onchainSchema && !/^[a-z_][a-z0-9_]{0,44}$/.test(onchainSchema)) {
     problems.push("ONCHAIN_SCHEMA must be a lower-case SQL identifier of at most 45 characters");
@@ -111,7 +108,6 @@ export function loadConfig(env: Env = process.env): Config {
     onchainSchema,
     indexerMaxLagBlocks: int("INDEXER_MAX_LAG_BLOCKS", 2, 0, 10_000),
     logLevel: str("LOG_LEVEL", "info"),
-    tokenSecret,
     openai: Object.freeze({
       apiKey: env.OPENAI_API_KEY?.trim() || undefined,
       baseUrl: env.OPENAI_BASE_URL?.trim() || undefined,
@@ -128,5 +124,5 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** Keys whose defaults only make sense on one machine: production must set them. */
-const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "TOKEN_SECRET", "SIGNER_PRIVATE_KEY"]);
+const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY"]);
 

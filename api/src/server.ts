@@ -1,23 +1,28 @@
 // Starts the API process: configuration, migrations, HTTP listener on the configured host, graceful shutdown.
 import type { Server } from "node:http";
+import pino from "pino";
 import { buildApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { createLogger } from "./logger";
+import { createChainAccess } from "./chain/access";
 import { createProvider } from "./chain/provider";
 
 export type RunningApi = { server: Server; url: string; stop: () => Promise<void> };
 
-/** Starts the API with `config`; resolves once it listens. */
-export async function startApi(config: Config): Promise<RunningApi> {
-  const logger = createLogger(config.logLevel);
+/** Starts the API with `config`; resolves once it listens. Logs go to stdout unless `logFile` is given. */
+export async function startApi(config: Config, options: { logFile?: string } = {}): Promise<RunningApi> {
+  const logger = createLogger(
+    config.logLevel,
+    options.logFile ? pino.destination({ dest: options.logFile, mkdir: true, sync: false }) : undefined,
+  );
   const db = createDb(config.databaseUrl);
   const provider = createProvider(config.rpcUrl, config.chainId);
   const applied = await migrateLatest(db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
 
-  const app = buildApp({ config, db, provider, logger });
+  const app = buildApp({ config, db, provider, chain: createChainAccess(config, provider), logger });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -10,7 +10,8 @@ import type { Contracts } from "../../api/src/chain/contracts";
 import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
 import { estimateCarbon } from "../../api/src/products/carbon";
-import { buildPassportContent, dataHashOf, tokenIdOf, type FiberShare } from "../../api/src/passports/content";
+import { dataHashOf, passportContentFor, tokenIdOf, type FiberShare } from "../../api/src/passports/content";
+import { findProductByUid } from "../../api/src/passports/repo";
 
 export type FactorySeed = {
   factory_id: number;
@@ -141,7 +142,7 @@ export async function seedDemo(options: {
         })
         .returning(["id"]);
     }
-    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product!.id, uid, demo, factories, brand!.name);
+    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product!.id, uid, demo);
     products.push({ uid, minted: demo.minted });
   }
   log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
@@ -191,31 +192,13 @@ async function registerFactoriesOnChain(wallet: SharedWallet, contracts: Contrac
   return count;
 }
 
-async function mintDemoPassport(
-  db: Knex,
-  wallet: SharedWallet,
-  contracts: Contracts,
-  productId: number,
-  uid: string,
-  demo: DemoProduct,
-  factories: FactorySeed[],
-  brandName: string,
-) {
+async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contracts, productId: number, uid: string, demo: DemoProduct) {
   const tokenId = tokenIdOf(uid);
   if (await contracts.passport.exists(tokenId)) return;
-  const factory = factories.find((f) => f.factory_id === demo.factory_id)!;
-  const carbon = estimateCarbon(demo.category, demo.fabric_type);
-  const content = buildPassportContent({
-    uid,
-    brand: { slug: BRAND.slug, name: brandName },
-    product: { sku: demo.sku, name: demo.name, category: demo.category, fabric_type: demo.fabric_type, description: null },
-    fiber_composition: demo.fiber,
-    certifications: [],
-    manufacturer: { factory_id: factory.factory_id, name: factory.name, city: factory.city, country: factory.country },
-    country_of_manufacture: factory.country,
-    carbon: { kg_co2e: carbon.kg, rating: carbon.rating },
-    care_instructions: demo.care,
-  });
+  // Hash exactly what the API will serve: the content built from the stored rows.
+  const row = await findProductByUid(db, uid);
+  if (!row) throw new Error(`demo product ${uid} is missing`);
+  const content = passportContentFor(row);
   const dataHash = dataHashOf(content);
   const tx = await wallet.send(() => contracts.passport.mint(wallet.address, tokenId, demo.factory_id, dataHash));
   const followUps = [await wallet.send(() => contracts.passport.assignTag(tokenId, hexlify(keccakTag(uid))))];

@@ -26,7 +26,10 @@ export const mochaHooks = {
     serverUrl = new URL(embedded.url("postgres"));
   },
   async afterAll(this: Mocha.Context) {
-    this.timeout(30_000);
+    this.timeout(60_000);
+    // Imported here: shared-stack imports this module for createTestDatabase.
+    const { stopSharedStack } = await import("./shared-stack");
+    await stopSharedStack();
     await embedded?.stop();
   },
 };

@@ -2,11 +2,13 @@
 // tsx, in tests and in a bundled build.
 import type { Knex } from "knex";
 import * as initial from "./migrations/001-initial";
+import * as authAndScans from "./migrations/002-auth-and-scans";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
 const MIGRATIONS: Record<string, Migration> = {
   "001-initial": initial,
+  "002-auth-and-scans": authAndScans,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -35,3 +35,51 @@ export type PassportContent = {
 export function buildPassportContent(input: Omit<PassportContent, "schema">): PassportContent {
   return { schema: "passport-registry/dpp-content/1", ...input, uid: input.uid.toUpperCase() };
 }
+
+/** The content of a product's passport, from its stored row: the one builder used at mint and when serving. */
+export function passportContentFor(row: {
+  uid: string;
+  sku: string;
+  name: string;
+  category: string;
+  fabric_type: string | null;
+  description: string | null;
+  factory_id: string | number | null;
+  fiber_composition: FiberShare[];
+  certifications: Certification[];
+  care_instructions: string;
+  country_of_manufacture: string | null;
+  carbon_kg: string | number;
+  carbon_rating: string;
+  brand_slug: string;
+  brand_name: string;
+  factory_name: string | null;
+  factory_city: string | null;
+  factory_country: string | null;
+}): PassportContent {
+  return buildPassportContent({
+    uid: row.uid,
+    brand: { slug: row.brand_slug, name: row.brand_name },
+    product: {
+      sku: row.sku,
+      name: row.name,
+      category: row.category,
+      fabric_type: row.fabric_type,
+      description: row.description,
+    },
+    fiber_composition: row.fiber_composition,
+    certifications: row.certifications,
+    manufacturer:
+      row.factory_id === null || row.factory_name === null
+        ? null
+        : {
+            factory_id: Number(row.factory_id),
+            name: row.factory_name,
+            city: row.factory_city ?? "",
+            country: (row.factory_country ?? "").trim(),
+          },
+    country_of_manufacture: row.country_of_manufacture?.trim() ?? null,
+    carbon: { kg_co2e: Number(row.carbon_kg), rating: row.carbon_rating.trim() },
+    care_instructions: row.care_instructions,
+  });
+}

@@ -1,20 +1,22 @@
-// Starts the real API (real Postgres, real HTTP on 127.0.0.1) for integration tests.
+// Starts the real API in this process on a free 127.0.0.1 port, for integration tests and benchmarks.
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../../api/src/app";
+import { createChainAccess, type ChainAccess } from "../../api/src/chain/access";
 import { createProvider } from "../../api/src/chain/provider";
 import { loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
 
-export type TestApi = { url: string; db: Knex; config: Config; close: () => Promise<void> };
+export type InProcessApi = { url: string; db: Knex; config: Config; chain: ChainAccess; close: () => Promise<void> };
 
-export async function startTestApi(env: Record<string, string>): Promise<TestApi> {
+export async function startInProcessApi(env: Record<string, string>): Promise<InProcessApi> {
   const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: "0", ...env });
   const db = createDb(config.databaseUrl, 5);
   await migrateLatest(db);
   const provider = createProvider(config.rpcUrl, config.chainId);
-  const app = buildApp({ config, db, provider, logger: createLogger(config.logLevel) });
+  const chain = createChainAccess(config, provider);
+  const app = buildApp({ config, db, provider, chain, logger: createLogger(config.logLevel) });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
@@ -22,6 +24,7 @@ export async function startTestApi(env: Record<string, string>): Promise<TestApi
     url: `http://127.0.0.1:${port}`,
     db,
     config,
+    chain,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

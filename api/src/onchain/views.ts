@@ -1,0 +1,15 @@
+// Reads of the indexer's views fail with "undefined table" until Ponder has published them; that is a 503, not a 500.
+import { ServiceUnavailableError } from "../errors";
+
+const UNDEFINED_TABLE = "42P01";
+
+export async function fromViews<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) {
+      throw new ServiceUnavailableError("The chain indexer has not published its data yet; retry shortly.");
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+// SQL for products with their brand, manufacturer profile and issuance state (schema app).
+import type { Knex } from "../db/knex";
+
+export type ProductRow = {
+  id: number;
+  brand_id: number;
+  uid: string;
+  sku: string;
+  name: string;
+  category: string;
+  fabric_type: string | null;
+  price: string;
+  description: string | null;
+  factory_id: string | null;
+  fiber_composition: Array<{ fiber: string; percent: number }>;
+  certifications: Array<{ code: string; issuer: string; number: string; valid_until: string; evidence_url?: string }>;
+  care_instructions: string;
+  country_of_manufacture: string | null;
+  carbon_kg: string;
+  carbon_rating: string;
+  created_at: Date;
+  brand_slug: string;
+  brand_name: string;
+  brand_status: string;
+  factory_name: string | null;
+  factory_city: string | null;
+  factory_country: string | null;
+  passport_token_id: string | null;
+  passport_status: string | null;
+  passport_tx_hash: string | null;
+  passport_data_hash: string | null;
+  passport_contract: string | null;
+  passport_chain_id: number | null;
+  passport_block_number: string | null;
+  passport_minted_at: Date | null;
+};
+
+/** A product by UID, case-insensitively (UIDs are stored upper case), with everything its passport shows. */
+export async function findProductByUid(db: Knex, uid: string, brandId?: number): Promise<ProductRow | undefined> {
+  const query = db("app.products as p")
+    .join("app.brands as b", "b.id", "p.brand_id")
+    .leftJoin("app.factory_profiles as f", "f.factory_id", "p.factory_id")
+    .leftJoin("app.passports as x", "x.product_id", "p.id")
+    .where("p.uid", uid.toUpperCase())
+    .first<ProductRow | undefined>(
+      "p.*",
+      "b.slug as brand_slug",
+      "b.name as brand_name",
+      "b.status as brand_status",
+      "f.name as factory_name",
+      "f.city as factory_city",
+      "f.country as factory_country",
+      "x.token_id as passport_token_id",
+      "x.status as passport_status",
+      "x.tx_hash as passport_tx_hash",
+      "x.data_hash as passport_data_hash",
+      "x.contract_address as passport_contract",
+      "x.chain_id as passport_chain_id",
+      "x.block_number as passport_block_number",
+      "x.minted_at as passport_minted_at",
+    );
+  if (brandId !== undefined) query.where("p.brand_id", brandId);
+  return query;
+}

@@ -1,0 +1,27 @@
+// JSON Schemas of POST /api/login.
+import type { JsonSchema } from "../../validation";
+
+export const loginBody: JsonSchema = {
+  type: "object",
+  required: ["email", "password"],
+  additionalProperties: false,
+  properties: {
+    email: { type: "string", format: "email", maxLength: 254 },
+    password: { type: "string", minLength: 1, maxLength: 256 },
+  },
+};
+
+export const loginResponse: JsonSchema = {
+  type: "object",
+  required: ["token", "token_type", "expires_in", "expires_at", "operator"],
+  properties: {
+    token: { type: "string" },
+    token_type: { const: "Bearer" },
+    expires_in: { type: "integer" },
+    expires_at: { type: "string", format: "date-time" },
+    operator: {
+      type: "object",
+      properties: { email: { type: "string" }, role: { enum: ["admin", "operator"] }, factory_id: { type: ["integer", "null"] } },
+    },
+  },
+};

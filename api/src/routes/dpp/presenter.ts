@@ -1,0 +1,68 @@
+// Shapes the public DPP record (spec 2.3; field names documented in the README, "Public passport record").
+import { explorerTxUrl } from "../../chain/explorer";
+import type { Config } from "../../config";
+import { PASSPORT_STATUSES, STAGES } from "../../passports/stages";
+import type { PublicPassport } from "./service";
+
+export function productLinks(config: Config, uid: string) {
+  return {
+    dpp_url: `${config.publicBaseUrl}/api/dpp/${uid}`,
+    certificate_url: `${config.publicBaseUrl}/dpp-certificate/${uid}`,
+    scan_url: `${config.publicBaseUrl}/scan/${uid}`,
+  };
+}
+
+export function presentPublicPassport(config: Config, passport: PublicPassport) {
+  const { product, content, indexed } = passport;
+  const confirmations =
+    indexed && passport.indexedBlock !== undefined ? Math.max(0, passport.indexedBlock - indexed.mintedBlock + 1) : 0;
+  const verified = indexed !== undefined && confirmations >= Math.max(1, config.confirmations);
+  const txHash = indexed?.mintTxHash ?? product.passport_tx_hash;
+  let status: "unissued" | "pending" | "confirming" | "verified" = "unissued";
+  if (verified) status = "verified";
+  else if (indexed) status = "confirming";
+  else if (product.passport_status === "pending" || product.passport_status === "minted") status = "pending";
+
+  return {
+    uid: product.uid,
+    content,
+    manufacturer: content.manufacturer ? { ...content.manufacturer, verified: passport.factoryVerified ?? false } : null,
+    supply_chain_events: passport.events.map((event) => {
+      const factory = passport.factoryNames.get(event.factoryId);
+      return {
+        id: event.id,
+        stage_code: event.stage,
+        stage: STAGES[event.stage] ?? "unknown",
+        factory_id: event.factoryId,
+        factory_name: factory?.name ?? null,
+        place: factory?.city ? `${factory.city}, ${factory.country}` : factory?.country ?? null,
+        time: event.timestamp.toISOString(),
+        block_number: event.blockNumber,
+        tx_hash: event.txHash,
+        explorer_url: explorerTxUrl(config, event.txHash),
+        details_hash: event.detailsHash,
+      };
+    }),
+    blockchain: {
+      verified,
+      status,
+      network: config.networkName,
+      chain_id: config.chainId,
+      contract: passport.contractAddress,
+      token_id: passport.tokenId,
+      tx_hash: txHash ?? null,
+      explorer_url: txHash ? explorerTxUrl(config, txHash) : null,
+      block_number: indexed?.mintedBlock ?? null,
+      confirmations,
+      required_confirmations: Math.max(1, config.confirmations),
+      data_hash: indexed?.dataHash ?? null,
+      data_hash_version: indexed?.dataHashVersion ?? null,
+      computed_data_hash: passport.computedHash,
+      data_hash_matches: indexed ? indexed.dataHash.toLowerCase() === passport.computedHash.toLowerCase() : null,
+      hash_rule: "keccak256(RFC 8785 canonical JSON of `content`)",
+      passport_status: indexed ? PASSPORT_STATUSES[indexed.status] ?? "unknown" : null,
+      nfc_tag_hash: indexed?.tagHash ?? null,
+    },
+    links: productLinks(config, product.uid),
+  };
+}

@@ -1,0 +1,61 @@
+// The public DPP record of a UID: stored product content, plus the chain's view of it from the indexer.
+import type { AppDeps } from "../../app";
+import { NotFoundError } from "../../errors";
+import { indexerState } from "../../onchain/indexer-state.repo";
+import { findIndexedPassport, listSupplyChainEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../../onchain/passports.repo";
+import { fromViews } from "../../onchain/views";
+import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "../../passports/content";
+import { findProductByUid, type ProductRow } from "../../passports/repo";
+import { findFactory } from "../factories/repo";
+
+export type PublicPassport = {
+  product: ProductRow;
+  content: PassportContent;
+  computedHash: string;
+  tokenId: string;
+  indexed: IndexedPassport | undefined;
+  indexedBlock: number | undefined;
+  events: IndexedSupplyChainEvent[];
+  factoryVerified: boolean | undefined;
+  factoryNames: Map<number, { name: string | null; city: string | null; country: string | null }>;
+  contractAddress: string | null;
+};
+
+export async function publicPassport(deps: AppDeps, uid: string): Promise<PublicPassport> {
+  const product = await findProductByUid(deps.db, uid);
+  if (!product) throw new NotFoundError("Passport");
+  const schema = deps.config.onchainSchema;
+  const content = passportContentFor(product);
+  const tokenId = tokenIdOf(product.uid);
+  const [indexed, state, events, factory] = await Promise.all([
+    fromViews(() => findIndexedPassport(deps.db, schema, tokenId)).catch(() => undefined),
+    indexerState(deps.db, schema).catch(() => undefined),
+    fromViews(() => listSupplyChainEvents(deps.db, schema, tokenId)).catch(() => []),
+    product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
+  ]);
+  const factoryNames = new Map<number, { name: string | null; city: string | null; country: string | null }>();
+  for (const id of new Set(events.map((e) => e.factoryId))) {
+    const record = id === factory?.factoryId ? factory : await fromViews(() => findFactory(deps.db, schema, id)).catch(() => undefined);
+    factoryNames.set(id, { name: record?.name ?? null, city: record?.city ?? null, country: record?.country ?? null });
+  }
+  return {
+    product,
+    content,
+    computedHash: dataHashOf(content),
+    tokenId,
+    indexed,
+    indexedBlock: state?.indexedBlock,
+    events,
+    factoryVerified: factory?.registered ? factory.verified : undefined,
+    factoryNames,
+    contractAddress: product.passport_contract ?? deployedPassportAddress(deps),
+  };
+}
+
+function deployedPassportAddress(deps: AppDeps): string | null {
+  try {
+    return deps.chain.contracts().deployment.contracts.ProductPassport.address;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,38 @@
+// GET /api/factory/:id/reputation (spec 4.2).
+import Router from "@koa/router";
+import type { AppDeps, AppState } from "../../app";
+import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
+import { validateParams } from "../../middleware/validate-params";
+import { presentReputation } from "./presenter";
+import { factoryIdParam, reputationSchema } from "./schemas";
+import { factoryReputation } from "./service";
+
+export function factoriesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get("/api/factory/:id/reputation", validateParams(factoryIdParam), async (ctx) => {
+    const factory = await factoryReputation(deps.db, deps.config.onchainSchema, Number(ctx.params.id));
+    ctx.set("Cache-Control", "public, max-age=5");
+    ctx.body = presentReputation(factory);
+  });
+
+  openapi.add({
+    method: "get",
+    path: "/api/factory/:id/reputation",
+    tag: "Public",
+    summary: "Reputation of a registry factory, scored from its on-chain activity",
+    description: "Score 0-100 and letter grade; the formula is in the README (Factory reputation).",
+    parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" }, description: "registry factory id" }],
+    responses: {
+      "200": {
+        description: "the reputation record (spec 2.1)",
+        schema: reputationSchema,
+        example: { factory_id: 1001, factory_name: "Banani Loomcraft Apparels Ltd.", score: 78, grade: "B", on_chain_events: 42, dpp_issued: 12, certifications: ["OEKO-TEX", "ISO9001", "BCI"], verified: true },
+      },
+      "404": errorResponse("no factory with that id in the registry"),
+      "422": errorResponse("the id is not a positive integer"),
+      "503": errorResponse("the chain indexer has not published its data yet"),
+    },
+  });
+  return router;
+}

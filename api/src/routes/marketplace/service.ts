@@ -1,0 +1,63 @@
+// RFQ matching (spec 4.3): read the needs (AI or local), filter and rank the registry deterministically, then word the
+// result (AI or templates). The AI may only change how the RFQ is understood and how the result is worded.
+import type { Knex } from "../../db/knex";
+import type { Logger } from "../../logger";
+import { factoriesWithReputation } from "../factories/service";
+import { AiBudget, type AiClient, type AiFailure } from "./ai-client";
+import { applyRequest, extractNeeds, type Needs } from "./needs";
+import { rankFactories, type RankedFactory, type Ranking } from "./ranking";
+import type { MatchRequest } from "./schemas";
+import { aiWording, templateReason, templateSummary } from "./wording";
+
+export const LOCAL_MODEL = "local-matcher-v1";
+
+export type MatchDeps = { db: Knex; onchainSchema: string; ai: AiClient | undefined; logger: Logger };
+
+export type MatchOutcome = {
+  needs: Needs;
+  ranking: Ranking;
+  matches: Array<RankedFactory & { reason: string }>;
+  rfqSummary: string;
+  model: string;
+};
+
+export async function matchRfq(deps: MatchDeps, request: MatchRequest, requestId: string): Promise<MatchOutcome> {
+  const rfq = request.rfq.trim();
+  const budget = deps.ai ? new AiBudget(deps.ai.timeoutMs) : undefined;
+  try {
+    // The registry read and the AI reading run side by side; the budget bounds the AI part.
+    const [factories, extraction] = await Promise.all([
+      factoriesWithReputation(deps.db, deps.onchainSchema),
+      extractNeeds(rfq, deps.ai, budget),
+    ]);
+    if (extraction.failure) logFailure(deps.logger, requestId, "reading the RFQ", extraction.failure);
+
+    const needs = applyRequest(extraction.needs, request);
+    const ranking = rankFactories(factories, needs);
+    let summary = templateSummary(needs, ranking);
+    const reasons = new Map<number, string>();
+
+    // With no match the template says exactly which filter emptied the list; no model call is needed for that.
+    if (deps.ai && budget && extraction.model && ranking.matches.length > 0) {
+      const wording = await aiWording(rfq, needs, ranking, deps.ai, budget);
+      if (wording.failure) logFailure(deps.logger, requestId, "wording the result", wording.failure);
+      summary = wording.summary ?? summary;
+      for (const [factoryId, reason] of wording.reasons) reasons.set(factoryId, reason);
+    }
+
+    return {
+      needs,
+      ranking,
+      matches: ranking.matches.map((match) => ({ ...match, reason: reasons.get(match.factory.factoryId) ?? templateReason(match, needs) })),
+      rfqSummary: summary,
+      model: extraction.model ?? (extraction.failure ? `${LOCAL_MODEL} (fallback: ${extraction.failure.reason})` : LOCAL_MODEL),
+    };
+  } finally {
+    budget?.dispose();
+  }
+}
+
+function logFailure(logger: Logger, requestId: string, stage: string, failure: AiFailure): void {
+  // Only our own short reason and the HTTP status: a provider's message can quote part of the key.
+  logger.warn({ requestId, stage, reason: failure.reason, status: failure.status }, "RFQ matching: AI model not used, local fallback");
+}

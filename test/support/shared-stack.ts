@@ -1,0 +1,54 @@
+// One seeded local stack (chain, contracts, indexer, API, demo data) shared by the test files that need the chain;
+// started on first use and stopped by the root hook at the end of the run.
+import { seedDemo, type DemoState } from "../../scripts/lib/seed";
+import { waitFor } from "../../scripts/lib/processes";
+import { startStack, type Stack } from "../../scripts/lib/stack";
+import { createTestDatabase } from "./hooks";
+
+export type SeededStack = Stack & { demo: DemoState };
+
+let shared: Promise<SeededStack> | undefined;
+
+export function sharedStack(): Promise<SeededStack> {
+  shared ??= (async () => {
+    const stack = await startStack(await createTestDatabase("shared_stack"), { blockIntervalMs: 1000 });
+    try {
+      const demo = await seedDemo({
+        db: stack.api.db,
+        wallet: stack.wallet,
+        contracts: stack.contracts,
+        previous: undefined,
+        demoApiKey: undefined,
+        log: () => undefined,
+      });
+      await waitForIndexer(stack);
+      return { ...stack, demo };
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+  })();
+  return shared;
+}
+
+/** Resolves once /readyz is 200: the indexer has caught up with everything sent so far. */
+export async function waitForIndexer(stack: Stack): Promise<void> {
+  const head = await stack.wallet.wallet.provider!.getBlockNumber();
+  await waitFor(
+    "the indexer to reach the chain head",
+    async () => {
+      const res = await fetch(`${stack.api.url}/readyz`);
+      const body = (await res.json()) as { checks: { indexer: { indexed_block?: number } } };
+      return (body.checks.indexer.indexed_block ?? -1) >= head ? true : undefined;
+    },
+    120_000,
+    100,
+  );
+}
+
+export async function stopSharedStack(): Promise<void> {
+  if (!shared) return;
+  const stack = await shared.catch(() => undefined);
+  shared = undefined;
+  await stack?.stop();
+}
