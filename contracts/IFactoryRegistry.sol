@@ -43,23 +43,36 @@ interface IFactoryRegistry {
     /// @notice The mask has bits beyond the known certifications.
     error UnknownCertifications(uint32 mask);
 
+    /// @notice Registers a factory, unverified and without certifications, at the current block time.
     function registerFactory(uint64 factoryId, bytes32 metadataHash, bytes2 country) external;
 
+    /// @notice Replaces the profile hash of a registered factory (re-anchoring the same hash is allowed).
     function updateFactoryMetadata(uint64 factoryId, bytes32 metadataHash) external;
 
+    /// @notice Marks a registered factory verified; `msg.sender` is recorded in the event as the verifier.
     function verifyFactory(uint64 factoryId) external;
 
+    /// @notice Withdraws the verification of a factory.
     function unverifyFactory(uint64 factoryId) external;
 
+    /// @notice Replaces the certification set of a registered factory with `mask` (bits 0..CERTIFICATION_COUNT-1).
     function setCertifications(uint64 factoryId, uint32 mask) external;
 
+    /// @notice The stored record of a factory. Reverts with `FactoryNotFound` for an unknown id.
     function factory(uint64 factoryId) external view returns (Factory memory);
 
+    /// @notice Whether a factory is registered under the id.
     function isRegistered(uint64 factoryId) external view returns (bool);
 
+    /// @notice Whether the factory is registered and verified (false for an unknown id).
     function isVerified(uint64 factoryId) external view returns (bool);
 
+    /// @notice The certification mask of a factory. Reverts with `FactoryNotFound` for an unknown id.
     function certificationsOf(uint64 factoryId) external view returns (uint32);
 
+    /// @notice How many factories were registered.
     function factoryCount() external view returns (uint256);
+
+    /// @notice How many certification bits are defined (see `Factory`).
+    function CERTIFICATION_COUNT() external view returns (uint8);
 }

@@ -31,7 +31,9 @@ interface IProductPassport is IERC721, IERC4906 {
     /// @dev `previousTagHash` is zero on the first assignment and the replaced tag otherwise.
     event TagAssigned(uint256 indexed tokenId, bytes32 indexed tagHash, bytes32 previousTagHash);
 
-    /// @notice A supply-chain step (`stage`, see `MAX_STAGE`) happened at `factoryId`; its details hash to `detailsHash`.
+    /// @notice A supply-chain step (`stage`) happened at `factoryId`; its details hash to `detailsHash`.
+    /// @dev Stage codes (1..MAX_STAGE): 1 FIBRE_SOURCED, 2 SPUN, 3 WOVEN_OR_KNITTED, 4 DYED_OR_PRINTED, 5 CUT, 6 SEWN,
+    /// 7 FINISHED, 8 QUALITY_CHECKED, 9 PACKED, 10 SHIPPED, 11 RECEIVED, 12 RETAIL_READY. Zero is never a stage.
     event SupplyChainEventRecorded(
         uint256 indexed tokenId,
         uint64 indexed factoryId,
@@ -62,15 +64,20 @@ interface IProductPassport is IERC721, IERC4906 {
     error PassportFlagged(uint256 tokenId, Status status);
     /// @notice A tag hash must not be zero.
     error InvalidTagHash();
-    /// @notice The tag is assigned to another passport already.
+    /// @notice The tag is assigned to passport `tokenId` already (also raised when that is the same passport).
     error TagAlreadyAssigned(bytes32 tagHash, uint256 tokenId);
     /// @notice The supply-chain stage code is outside 1..MAX_STAGE.
     error InvalidStage(uint8 stage);
+    /// @notice Token id zero is reserved: `passportOfTag` uses it for "no passport" (no UID hashes to it in practice).
+    error InvalidTokenId();
 
     /// @notice Mints one passport to `to`. Reverts with `PassportAlreadyMinted` if the UID was minted before.
+    /// @dev Like ERC-721 `_safeMint`: a contract recipient must accept it through `onERC721Received`.
     function mint(address to, uint256 tokenId, uint64 factoryId, bytes32 dataHash) external;
 
     /// @notice Mints a collection of passports made by one factory to `to`, in one transaction.
+    /// @dev 1..MAX_BATCH passports; a duplicate anywhere (minted before, or twice in the batch) reverts the batch.
+    /// A contract recipient is asked once, through `onERC721Received` for the first token id of the batch.
     function mintBatch(address to, uint64 factoryId, uint256[] calldata tokenIds, bytes32[] calldata dataHashes)
         external;
 
@@ -78,18 +85,22 @@ interface IProductPassport is IERC721, IERC4906 {
     function updateDataHash(uint256 tokenId, bytes32 newHash) external;
 
     /// @notice Marks a passport lost, stolen or recovered.
+    /// @dev Allowed: Active -> Lost|Stolen, Lost -> Stolen|Recovered, Stolen -> Lost|Recovered,
+    /// Recovered -> Lost|Stolen. Nothing returns to Active and nothing stays the same (`InvalidStatusTransition`).
     function setStatus(uint256 tokenId, Status newStatus) external;
 
-    /// @notice Assigns (or replaces) the NFC tag of a passport.
+    /// @notice Assigns (or replaces) the NFC tag of a passport; a replaced tag becomes free for another passport.
+    /// @dev A tag already on any passport, this one included, reverts `TagAlreadyAssigned` with that passport's id.
     function assignTag(uint256 tokenId, bytes32 tagHash) external;
 
-    /// @notice Records a supply-chain step for a passport.
+    /// @notice Records a supply-chain step for a passport (an event only: nothing is stored).
     function recordSupplyChainEvent(uint256 tokenId, uint64 factoryId, uint8 stage, bytes32 detailsHash) external;
 
     /// @notice Sets the base of `tokenURI`; the service serves ERC-721 metadata JSON under it.
     function setBaseURI(string calldata baseURI) external;
 
-    /// @notice The anchored content hash of a passport.
+    /// @notice The anchored content hash of a passport. Reverts with `PassportNotFound` for an unknown token id
+    /// (as do `statusOf` and `tagOf`).
     function dataHashOf(uint256 tokenId) external view returns (bytes32);
 
     /// @notice The lifecycle status of a passport.
@@ -106,4 +117,13 @@ interface IProductPassport is IERC721, IERC4906 {
 
     /// @notice Computes the token id of a canonical (upper-case) product UID.
     function tokenIdOf(string calldata uid) external pure returns (uint256);
+
+    /// @notice The shared service wallet that holds passports until they are handed over; fixed at deployment.
+    function custodian() external view returns (address);
+
+    /// @notice The largest number of passports one `mintBatch` can mint.
+    function MAX_BATCH() external view returns (uint256);
+
+    /// @notice The highest supply-chain stage code (see `SupplyChainEventRecorded`).
+    function MAX_STAGE() external view returns (uint8);
 }
