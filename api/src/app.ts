@@ -15,7 +15,11 @@ import { OpenApiRegistry } from "./openapi/registry";
 import { authRouter } from "./routes/auth/router";
 import { dppRouter } from "./routes/dpp/router";
 import { factoriesRouter } from "./routes/factories/router";
+import { explorerRouter } from "./routes/explorer/router";
 import { healthRouter } from "./routes/health/router";
+import { nftRouter } from "./routes/nft/router";
+import { statsRouter } from "./routes/stats/router";
+import { operationsRouter } from "./routes/operations/router";
 import { marketplaceRouter } from "./routes/marketplace/router";
 
 export type AppState = {
@@ -48,6 +52,10 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     dppRouter(deps, openapi),
     factoriesRouter(deps, openapi),
     authRouter(deps, openapi),
+    operationsRouter(deps, openapi),
+    statsRouter(deps, openapi),
+    nftRouter(deps, openapi),
+    explorerRouter(deps, openapi),
     marketplaceRouter(deps, openapi),
   ];
 

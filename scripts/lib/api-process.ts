@@ -1,5 +1,4 @@
 // Starts the real API in this process on a free 127.0.0.1 port, for integration tests and benchmarks.
-import type { AddressInfo } from "node:net";
 import { buildApp } from "../../api/src/app";
 import { createChainAccess, type ChainAccess } from "../../api/src/chain/access";
 import { createProvider } from "../../api/src/chain/provider";
@@ -7,19 +6,24 @@ import { loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
+import { freePort } from "./processes";
 
 export type InProcessApi = { url: string; db: Knex; config: Config; chain: ChainAccess; close: () => Promise<void> };
 
 export async function startInProcessApi(env: Record<string, string>): Promise<InProcessApi> {
-  const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: "0", ...env });
+  // The port is chosen first so PUBLIC_BASE_URL, and every absolute URL the API returns, is right.
+  const port = await freePort();
+  const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env });
   const db = createDb(config.databaseUrl, 5);
   await migrateLatest(db);
   const provider = createProvider(config.rpcUrl, config.chainId);
   const chain = createChainAccess(config, provider);
   const app = buildApp({ config, db, provider, chain, logger: createLogger(config.logLevel) });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = app.listen(port, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     db,

@@ -13,7 +13,12 @@ export type ThrottlePolicy = {
   lockSeconds: number;
 };
 
-export const LOGIN_POLICY: ThrottlePolicy = { windowSeconds: 900, slowAfter: 3, lockAfter: 10, lockSeconds: 900 };
+/** One account: a few failures are typos, ten in 15 minutes is guessing. */
+export const ACCOUNT_POLICY: ThrottlePolicy = { windowSeconds: 900, slowAfter: 3, lockAfter: 10, lockSeconds: 900 };
+/** One client address: many people can share it (NAT), so it locks only at a rate no person types. */
+export const CLIENT_POLICY: ThrottlePolicy = { windowSeconds: 900, slowAfter: 20, lockAfter: 100, lockSeconds: 900 };
+
+export type ThrottledKey = { key: string; policy: ThrottlePolicy };
 const MAX_DELAY_MS = 2000;
 
 /** Refuses with 429 RATE_LIMIT if any of `keys` is locked. */
@@ -29,10 +34,10 @@ export async function assertNotLocked(db: Knex, keys: string[]): Promise<void> {
   }
 }
 
-/** Counts a failure for each key (atomically), locks keys past the limit, and returns the delay to apply. */
-export async function recordFailure(db: Knex, keys: string[], policy: ThrottlePolicy): Promise<number> {
-  let worst = 0;
-  for (const key of keys) {
+/** Counts a failure for each key (atomically), locks keys past their limit, and returns the delay to apply. */
+export async function recordFailure(db: Knex, keys: ThrottledKey[]): Promise<number> {
+  let delayMs = 0;
+  for (const { key, policy } of keys) {
     const { rows } = await db.raw<{ rows: Array<{ failures: number }> }>(
       `INSERT INTO app.auth_failures (key, failures, window_started_at) VALUES (?, 1, now())
        ON CONFLICT (key) DO UPDATE SET
@@ -45,10 +50,10 @@ export async function recordFailure(db: Knex, keys: string[], policy: ThrottlePo
        RETURNING failures`,
       [key, policy.windowSeconds, policy.windowSeconds, policy.lockAfter, policy.windowSeconds, policy.lockSeconds],
     );
-    worst = Math.max(worst, rows[0]?.failures ?? 0);
+    const failures = rows[0]?.failures ?? 0;
+    if (failures > policy.slowAfter) delayMs = Math.max(delayMs, Math.min(MAX_DELAY_MS, 250 * 2 ** (failures - policy.slowAfter - 1)));
   }
-  if (worst <= policy.slowAfter) return 0;
-  return Math.min(MAX_DELAY_MS, 250 * 2 ** (worst - policy.slowAfter - 1));
+  return delayMs;
 }
 
 export async function clearFailures(db: Knex, keys: string[]): Promise<void> {

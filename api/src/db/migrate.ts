@@ -3,12 +3,14 @@
 import type { Knex } from "knex";
 import * as initial from "./migrations/001-initial";
 import * as authAndScans from "./migrations/002-auth-and-scans";
+import * as supplyChainDetails from "./migrations/003-supply-chain-details";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
 const MIGRATIONS: Record<string, Migration> = {
   "001-initial": initial,
   "002-auth-and-scans": authAndScans,
+  "003-supply-chain-details": supplyChainDetails,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -22,7 +22,8 @@ export function authRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppS
     summary: "Log in as a factory operator or admin; returns a bearer token valid for one hour",
     description:
       "Send the token as `Authorization: Bearer <token>` to the factory-write operations. After 3 failures in 15 " +
-      "minutes answers are slowed down; after 10 the email (and the client address) is refused for 15 minutes (429).",
+      "minutes answers to that account are slowed down; after 10 it is refused for 15 minutes (429 RATE_LIMIT with " +
+      "Retry-After). One client address is slowed after 20 failures and refused after 100.",
     requestBody: { schema: loginBody, example: { email: "operator@demo-factory.local", password: "…" } },
     responses: {
       "200": {

@@ -1,0 +1,165 @@
+// Minting a product's passport from the shared wallet, idempotent per UID: the first caller claims the issuance
+// row, sends the mint and records it; concurrent or repeated callers get the same result. A crash between sending
+// and the receipt leaves a pending row that `reconcilePendingIssuances` settles from the chain at start.
+import type { AppDeps } from "../app";
+import type { Knex } from "../db/knex";
+import { ServiceUnavailableError } from "../errors";
+import type { Logger } from "../logger";
+import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
+import type { ProductRow } from "./repo";
+
+export type Issuance = {
+  productId: number;
+  tokenId: string;
+  dataHash: string;
+  status: "pending" | "minted" | "failed";
+  txHash: string | null;
+  blockNumber: number | null;
+  contractAddress: string;
+  chainId: number;
+  mintedAt: Date | null;
+  /** True when this call minted; false when it returned an earlier issuance. */
+  created: boolean;
+};
+
+type IssuanceRow = {
+  product_id: number;
+  token_id: string;
+  data_hash: string;
+  status: "pending" | "minted" | "failed";
+  tx_hash: string | null;
+  block_number: string | null;
+  contract_address: string;
+  chain_id: number;
+  minted_at: Date | null;
+};
+
+const RECEIPT_TIMEOUT_MS = 60_000;
+const WAIT_FOR_OTHER_MS = 90_000;
+
+function toIssuance(row: IssuanceRow, created: boolean): Issuance {
+  return {
+    productId: row.product_id,
+    tokenId: row.token_id,
+    dataHash: row.data_hash,
+    status: row.status,
+    txHash: row.tx_hash,
+    blockNumber: row.block_number === null ? null : Number(row.block_number),
+    contractAddress: row.contract_address,
+    chainId: row.chain_id,
+    mintedAt: row.minted_at,
+    created,
+  };
+}
+
+/** Issues (mints) the passport of `product`, or returns the issuance that already exists. */
+export async function issuePassport(deps: AppDeps, product: ProductRow): Promise<Issuance> {
+  const { db } = deps;
+  const contracts = deps.chain.contracts();
+  const content = passportContentFor(product);
+  const claim = {
+    product_id: product.id,
+    token_id: tokenIdOf(product.uid),
+    data_hash: dataHashOf(content),
+    status: "pending",
+    chain_id: contracts.deployment.chainId,
+    contract_address: contracts.deployment.contracts.ProductPassport.address,
+    requested_at: db.fn.now(),
+    error: null,
+  };
+  // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
+  let claimed = await db("app.passports").insert(claim).onConflict("product_id").ignore().returning<IssuanceRow[]>("*");
+  if (claimed.length === 0) {
+    claimed = await db("app.passports")
+      .where({ product_id: product.id, status: "failed" })
+      .update({ ...claim, tx_hash: null, nonce: null })
+      .returning<IssuanceRow[]>("*");
+  }
+  if (claimed.length === 0) return waitForIssuance(db, product.id);
+  return mint(deps, product, claimed[0]!);
+}
+
+async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow): Promise<Issuance> {
+  const { db, logger } = deps;
+  const { passport } = deps.chain.contracts();
+  const wallet = deps.chain.wallet;
+  try {
+    // A passport with this UID may be on chain already (an earlier crash after broadcasting): adopt it.
+    if (await passport.exists(row.token_id)) return toIssuance(await settleFromChain(deps, row), true);
+    const factoryId = product.factory_id === null ? 0 : Number(product.factory_id);
+    const tx = await wallet.send(() => passport.mint(wallet.address, row.token_id, factoryId, row.data_hash));
+    await db("app.passports").where({ product_id: row.product_id }).update({ tx_hash: tx.hash, nonce: tx.nonce });
+    const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
+    if (!receipt || receipt.status !== 1) throw new Error(`mint transaction ${tx.hash} failed`);
+    const [minted] = await db("app.passports")
+      .where({ product_id: row.product_id })
+      .update({ status: "minted", block_number: receipt.blockNumber, minted_at: db.fn.now() })
+      .returning<IssuanceRow[]>("*");
+    return toIssuance(minted!, true);
+  } catch (error) {
+    logger.error({ err: error, uid: product.uid }, "passport issuance failed");
+    // The transaction may still land; reconciliation looks at the chain before anyone retries blindly.
+    await db("app.passports")
+      .where({ product_id: row.product_id, status: "pending" })
+      .update({ status: "failed", error: error instanceof Error ? error.message.slice(0, 500) : String(error) });
+    throw new ServiceUnavailableError("The chain did not confirm the certificate in time; retry the same request.");
+  }
+}
+
+/** Another caller holds the issuance: wait (bounded) for it to settle and return the same result. */
+async function waitForIssuance(db: Knex, productId: number): Promise<Issuance> {
+  const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+  while (Date.now() < deadline) {
+    const row = await db("app.passports").where({ product_id: productId }).first<IssuanceRow>();
+    if (row.status === "minted") return toIssuance(row, false);
+    if (row.status === "failed") throw new ServiceUnavailableError("A concurrent issuance of this UID failed; retry the request.");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new ServiceUnavailableError("The issuance of this UID is still in progress; retry the same request.");
+}
+
+/** Marks an issuance minted from what the chain says (the PassportMinted log of its token). */
+async function settleFromChain(deps: AppDeps, row: IssuanceRow): Promise<IssuanceRow> {
+  const { passport } = deps.chain.contracts();
+  const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deps.chain.contracts().deployment.startBlock);
+  const log = logs[0];
+  if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
+  const onChainHash = await passport.dataHashOf(row.token_id);
+  const [settled] = await deps.db("app.passports")
+    .where({ product_id: row.product_id })
+    .update({
+      status: "minted",
+      tx_hash: log.transactionHash,
+      block_number: log.blockNumber,
+      data_hash: onChainHash,
+      minted_at: deps.db.fn.now(),
+      error: null,
+    })
+    .returning<IssuanceRow[]>("*");
+  return settled!;
+}
+
+/**
+ * Settles issuances left pending by a crash: minted on chain → minted; broadcast but unknown to the chain, or never
+ * broadcast → failed, so the next request issues again. Returns how many rows it settled.
+ */
+export async function reconcilePendingIssuances(deps: AppDeps, logger: Logger, olderThanSeconds = 0): Promise<number> {
+  const pending = await deps.db("app.passports")
+    .where({ status: "pending" })
+    .where("requested_at", "<", deps.db.raw("now() - make_interval(secs => ?)", [olderThanSeconds]))
+    .select<IssuanceRow[]>("*");
+  if (pending.length === 0) return 0;
+  const { passport } = deps.chain.contracts();
+  for (const row of pending) {
+    if (await passport.exists(row.token_id)) {
+      await settleFromChain(deps, row);
+      logger.info({ tokenId: row.token_id }, "pending issuance settled from the chain: minted");
+    } else {
+      await deps.db("app.passports")
+        .where({ product_id: row.product_id, status: "pending" })
+        .update({ status: "failed", error: "interrupted before the mint reached the chain" });
+      logger.warn({ tokenId: row.token_id }, "pending issuance not on chain: marked failed, the next request retries");
+    }
+  }
+  return pending.length;
+}

@@ -1,0 +1,77 @@
+// GET /explorer/tx/:hash: the service's own transaction page, so `network_url` opens on a local chain with no
+// public explorer. Shows the transaction, its block and the decoded passport and registry events.
+import Router from "@koa/router";
+import { Interface, type Log } from "ethers";
+import type { AppDeps, AppState } from "../../app";
+import { FactoryRegistry__factory, ProductPassport__factory } from "../../../../typechain-types";
+import type { OpenApiRegistry } from "../../openapi/registry";
+import { html, page } from "../../pages/html";
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const interfaces = [new Interface(ProductPassport__factory.abi), new Interface(FactoryRegistry__factory.abi)];
+
+function decode(log: Log) {
+  for (const iface of interfaces) {
+    const parsed = iface.parseLog({ topics: [...log.topics], data: log.data });
+    if (parsed) {
+      return { name: parsed.name, args: parsed.fragment.inputs.map((input, i) => `${input.name} = ${String(parsed.args[i])}`) };
+    }
+  }
+  return { name: "unknown event", args: [log.topics[0] ?? ""] };
+}
+
+export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get("/explorer/tx/:hash", async (ctx) => {
+    const hash = ctx.params.hash!;
+    ctx.type = "text/html; charset=utf-8";
+    if (!TX_HASH.test(hash)) {
+      ctx.status = 422;
+      ctx.body = page("Invalid transaction hash", html`<h1>Invalid transaction hash</h1><p>Expected 0x and 64 hex digits.</p>`);
+      return;
+    }
+    const [tx, receipt] = await Promise.all([deps.provider.getTransaction(hash), deps.provider.getTransactionReceipt(hash)]);
+    if (!tx) {
+      ctx.status = 404;
+      ctx.body = page("Transaction not found", html`<h1>Transaction not found</h1><p>No transaction ${hash} on ${deps.config.networkName}.</p>`);
+      return;
+    }
+    const block = receipt ? await deps.provider.getBlock(receipt.blockNumber) : null;
+    const events = (receipt?.logs ?? []).map((log) => ({ ...decode(log), address: log.address, index: log.index }));
+    ctx.set("Cache-Control", receipt ? "public, max-age=60" : "no-store");
+    ctx.body = page(
+      `Transaction ${hash}`,
+      html`<h1>Transaction</h1>
+<section><dl>
+  <dt>Hash</dt><dd>${tx.hash}</dd>
+  <dt>Network</dt><dd>${deps.config.networkName} (chain id ${deps.config.chainId})</dd>
+  <dt>Status</dt><dd class="${receipt?.status === 1 ? "ok" : "bad"}">${receipt ? (receipt.status === 1 ? "success" : "reverted") : "pending"}</dd>
+  <dt>Block</dt><dd>${receipt?.blockNumber ?? "pending"}</dd>
+  <dt>Block hash</dt><dd>${receipt?.blockHash ?? "-"}</dd>
+  <dt>Time</dt><dd>${block ? new Date(block.timestamp * 1000).toISOString() : "-"}</dd>
+  <dt>From</dt><dd>${tx.from}</dd>
+  <dt>To</dt><dd>${tx.to ?? "contract creation"}</dd>
+  <dt>Nonce</dt><dd>${tx.nonce}</dd>
+  <dt>Gas used</dt><dd>${receipt?.gasUsed.toString() ?? "-"}</dd>
+</dl></section>
+<section><h2>Events</h2>${events.map(
+        (e) => html`<h3>#${e.index} ${e.name}</h3><dl><dt>Contract</dt><dd>${e.address}</dd>${e.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`,
+      )}</section>`,
+    );
+  });
+
+  openapi.add({
+    method: "get",
+    path: "/explorer/tx/:hash",
+    tag: "Pages",
+    summary: "Transaction page for chains without a public explorer (the local chain): transaction, block, decoded events",
+    parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string", pattern: TX_HASH.source } }],
+    responses: {
+      "200": { description: "HTML page", contentType: "text/html", example: "<!doctype html>…" },
+      "404": { description: "no such transaction (HTML)" },
+      "422": { description: "not a transaction hash (HTML)" },
+    },
+  });
+  return router;
+}

@@ -1,0 +1,76 @@
+// JSON Schemas of the factory-write operations (spec 4.6).
+import type { JsonSchema } from "../../validation";
+import { CERTIFICATION_CODES } from "../factories/reputation";
+import { UID_PATTERN } from "../dpp/schemas";
+
+const text = (maxLength: number): JsonSchema => ({ type: "string", minLength: 1, maxLength });
+
+export const registerFactoryBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["factory_id", "name", "city", "country", "capacity_units_per_month", "min_order_units", "lead_time_days"],
+  properties: {
+    factory_id: { type: "integer", minimum: 1, maximum: 999_999_999 },
+    name: text(120),
+    city: text(80),
+    country: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
+    certifications: { type: "array", maxItems: 7, uniqueItems: true, items: { enum: [...CERTIFICATION_CODES] } },
+    product_types: { type: "array", maxItems: 20, uniqueItems: true, items: { type: "string", pattern: "^[a-z][a-z-]{1,29}$", maxLength: 30 } },
+    capacity_units_per_month: { type: "integer", minimum: 1, maximum: 100_000_000 },
+    min_order_units: { type: "integer", minimum: 1, maximum: 10_000_000 },
+    lead_time_days: { type: "integer", minimum: 1, maximum: 365 },
+    description: { type: "string", maxLength: 500 },
+    verified: { type: "boolean" },
+  },
+};
+
+export const mintBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid"],
+  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
+};
+
+export const assignTagBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "tag_uid"],
+  properties: {
+    uid: { type: "string", maxLength: 43, pattern: UID_PATTERN },
+    // NFC UIDs are 4, 7 or 10 bytes, written in hex.
+    tag_uid: { type: "string", pattern: "^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{14}|[0-9A-Fa-f]{20})$", maxLength: 20 },
+  },
+};
+
+export const supplyChainEventBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "stage"],
+  properties: {
+    uid: { type: "string", maxLength: 43, pattern: UID_PATTERN },
+    stage: { type: "integer", minimum: 1, maximum: 12 },
+    details: {
+      type: "object",
+      maxProperties: 20,
+      propertyNames: { maxLength: 40 },
+      additionalProperties: { anyOf: [{ type: "string", maxLength: 500 }, { type: "number" }, { type: "boolean" }] },
+    },
+  },
+};
+
+export const factoryPathParam: JsonSchema = {
+  type: "object",
+  required: ["id"],
+  additionalProperties: false,
+  properties: { id: { type: "string", pattern: "^[0-9]{1,9}$", maxLength: 9 } },
+};
+
+export const transactionResult: JsonSchema = {
+  type: "object",
+  required: ["tx_hash", "explorer_url", "block_number"],
+  properties: {
+    tx_hash: { type: "string" },
+    explorer_url: { type: "string", format: "uri" },
+    block_number: { type: "integer" },
+  },
+};

@@ -1,0 +1,120 @@
+// Factory-write operations: each writes on chain through the shared wallet and returns the transaction.
+import { keccak256, toUtf8Bytes } from "ethers";
+import type { AppDeps } from "../../app";
+import type { Operator } from "../../auth/sessions";
+import { sendAndConfirm, type SentTransaction } from "../../chain/transactions";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../errors";
+import { dataHashOf, tokenIdOf } from "../../passports/content";
+import { issuePassport } from "../../passports/issuance";
+import { findProductByUid } from "../../passports/repo";
+import { CERTIFICATION_CODES } from "../factories/reputation";
+
+export type RegisterFactoryInput = {
+  factory_id: number;
+  name: string;
+  city: string;
+  country: string;
+  certifications?: string[];
+  product_types?: string[];
+  capacity_units_per_month: number;
+  min_order_units: number;
+  lead_time_days: number;
+  description?: string;
+  verified?: boolean;
+};
+
+/** An operator acts only for its own factory; an admin acts for any. */
+export function assertActsFor(operator: Operator, factoryId: number): void {
+  if (operator.role === "admin") return;
+  if (operator.factory_id !== factoryId) throw new ForbiddenError(`This operator cannot act for factory ${factoryId}.`);
+}
+
+async function requireRegistered(deps: AppDeps, factoryId: number): Promise<void> {
+  if (!(await deps.chain.contracts().registry.isRegistered(factoryId))) throw new NotFoundError("Factory");
+}
+
+export async function registerFactory(deps: AppDeps, operator: Operator, input: RegisterFactoryInput) {
+  if (operator.role !== "admin") throw new ForbiddenError("Registering a factory needs an admin.");
+  const { registry } = deps.chain.contracts();
+  if (await registry.isRegistered(input.factory_id)) throw new ConflictError(`Factory ${input.factory_id} is registered already.`);
+  const profile = {
+    factory_id: input.factory_id,
+    name: input.name,
+    city: input.city,
+    country: input.country,
+    certifications: input.certifications ?? [],
+    product_types: input.product_types ?? [],
+    capacity_units_per_month: input.capacity_units_per_month,
+    min_order_units: input.min_order_units,
+    lead_time_days: input.lead_time_days,
+    description: input.description ?? "",
+  };
+  const metadataHash = dataHashOf(profile);
+  await deps.db("app.factory_profiles").insert({ ...profile, metadata_hash: metadataHash }).onConflict("factory_id").merge();
+  const country = `0x${Buffer.from(input.country, "latin1").toString("hex")}`;
+  const registration = await sendAndConfirm(deps, () => registry.registerFactory(input.factory_id, metadataHash, country));
+  const transactions: Array<SentTransaction & { action: string }> = [{ action: "register", ...registration }];
+  const mask = (input.certifications ?? []).reduce((m, code) => m | (1 << CERTIFICATION_CODES.indexOf(code as never)), 0);
+  if (mask !== 0) transactions.push({ action: "set_certifications", ...(await sendAndConfirm(deps, () => registry.setCertifications(input.factory_id, mask))) });
+  if (input.verified) transactions.push({ action: "verify", ...(await sendAndConfirm(deps, () => registry.verifyFactory(input.factory_id))) });
+  return { factory_id: input.factory_id, metadata_hash: metadataHash, ...registration, transactions };
+}
+
+export async function mintForFactory(deps: AppDeps, operator: Operator, factoryId: number, uid: string) {
+  assertActsFor(operator, factoryId);
+  await requireRegistered(deps, factoryId);
+  let product = await findProductByUid(deps.db, uid);
+  if (!product) throw new NotFoundError("Product");
+  if (product.factory_id === null) {
+    // The product is attributed to the factory that mints it; the content (and so the hash) names it.
+    await deps.db("app.products").where({ id: product.id }).update({ factory_id: factoryId, updated_at: deps.db.fn.now() });
+    product = (await findProductByUid(deps.db, uid))!;
+  } else if (Number(product.factory_id) !== factoryId) {
+    throw new ForbiddenError(`Product ${product.uid} is made by another factory.`);
+  }
+  const issuance = await issuePassport(deps, product);
+  return {
+    uid: product.uid,
+    token_id: issuance.tokenId,
+    data_hash: issuance.dataHash,
+    created: issuance.created,
+    tx_hash: issuance.txHash,
+    explorer_url: issuance.txHash ? deps.config.explorerTxUrlTemplate.replace("{txHash}", issuance.txHash) : null,
+    block_number: issuance.blockNumber,
+  };
+}
+
+async function mintedProduct(deps: AppDeps, operator: Operator, factoryId: number, uid: string) {
+  assertActsFor(operator, factoryId);
+  await requireRegistered(deps, factoryId);
+  const product = await findProductByUid(deps.db, uid);
+  if (!product) throw new NotFoundError("Product");
+  const tokenId = tokenIdOf(product.uid);
+  if (!(await deps.chain.contracts().passport.exists(tokenId))) throw new ConflictError(`Product ${product.uid} has no passport on chain yet; mint it first.`);
+  return { product, tokenId };
+}
+
+export async function assignTag(deps: AppDeps, operator: Operator, factoryId: number, uid: string, tagUid: string) {
+  const { product, tokenId } = await mintedProduct(deps, operator, factoryId, uid);
+  const { passport } = deps.chain.contracts();
+  const tagHash = keccak256(toUtf8Bytes(tagUid.toUpperCase()));
+  const holder = await passport.passportOfTag(tagHash);
+  if (holder !== 0n) throw new ConflictError(holder.toString() === tokenId ? "This tag is assigned to this product already." : "This tag is assigned to another product.");
+  const sent = await sendAndConfirm(deps, () => passport.assignTag(tokenId, tagHash));
+  return { uid: product.uid, token_id: tokenId, tag_hash: tagHash, ...sent };
+}
+
+export async function recordSupplyChainEvent(
+  deps: AppDeps,
+  operator: Operator,
+  factoryId: number,
+  input: { uid: string; stage: number; details?: Record<string, string | number | boolean> },
+) {
+  const { product, tokenId } = await mintedProduct(deps, operator, factoryId, input.uid);
+  const details = { uid: product.uid, factory_id: factoryId, stage: input.stage, recorded_at: new Date().toISOString(), ...(input.details ?? {}) };
+  const detailsHash = dataHashOf(details);
+  await deps.db("app.supply_chain_details").insert({ details_hash: detailsHash, details: JSON.stringify(details) }).onConflict("details_hash").ignore();
+  const { passport } = deps.chain.contracts();
+  const sent = await sendAndConfirm(deps, () => passport.recordSupplyChainEvent(tokenId, factoryId, input.stage, detailsHash));
+  return { uid: product.uid, token_id: tokenId, stage: input.stage, details_hash: detailsHash, ...sent };
+}
