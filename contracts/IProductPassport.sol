@@ -18,7 +18,8 @@ interface IProductPassport is IERC721, IERC4906 {
         Recovered
     }
 
-    /// @notice A passport was minted for a product made by `factoryId`, anchoring `dataHash`.
+    /// @notice A passport was minted for a product made by `factoryId` (0: the manufacturer is not declared yet),
+    /// anchoring `dataHash`.
     event PassportMinted(uint256 indexed tokenId, uint64 indexed factoryId, bytes32 dataHash);
 
     /// @notice The anchored content hash of a passport changed (emitted together with ERC-4906 `MetadataUpdate`).
@@ -50,7 +51,7 @@ interface IProductPassport is IERC721, IERC4906 {
     error PassportNotFound(uint256 tokenId);
     /// @notice A data hash must not be zero.
     error InvalidDataHash();
-    /// @notice A factory id must not be zero.
+    /// @notice A supply-chain event needs a real factory: its id must not be zero.
     error InvalidFactoryId();
     /// @notice The new data hash equals the anchored one.
     error DataHashUnchanged(uint256 tokenId);

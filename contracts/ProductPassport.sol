@@ -71,7 +71,7 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
         external
         onlyRole(MINTER_ROLE)
     {
-        _requireMintable(to, factoryId);
+        _requireMintable(to);
         _increaseBalance(to, 1);
         _mintPassport(to, to == custodian, factoryId, tokenId, dataHash);
         ERC721Utils.checkOnERC721Received(_msgSender(), address(0), to, tokenId, "");
@@ -85,7 +85,7 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
         uint256 size = tokenIds.length;
         if (size != dataHashes.length) revert BatchLengthMismatch(size, dataHashes.length);
         if (size == 0 || size > MAX_BATCH) revert InvalidBatchSize(size, MAX_BATCH);
-        _requireMintable(to, factoryId);
+        _requireMintable(to);
 
         // One balance write for the whole batch is most of what a batch saves besides the transaction cost.
         _increaseBalance(to, uint128(size));
@@ -98,9 +98,9 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
     }
 
     /// @dev Checks shared by `mint` and `mintBatch` that concern the whole call rather than one passport.
-    function _requireMintable(address to, uint64 factoryId) private pure {
+    /// A factory id of zero is allowed: it records that the brand has not declared the manufacturer yet.
+    function _requireMintable(address to) private pure {
         if (to == address(0)) revert ERC721InvalidReceiver(address(0));
-        if (factoryId == 0) revert InvalidFactoryId();
     }
 
     /// @dev Creates one passport. The caller has already counted it in `to`'s balance; writing the balance once per

@@ -63,7 +63,8 @@ ponder.on("ProductPassport:PassportMinted", async ({ event, context }) => {
     updatedBlock: event.block.number,
     updatedTxHash: event.transaction.hash,
   });
-  await recordFactoryActivity(context.db, factoryId, event.block, { passportsMinted: 1 });
+  // Factory 0 means "manufacturer not declared": no factory earns reputation from it.
+  if (factoryId !== 0n) await recordFactoryActivity(context.db, factoryId, event.block, { passportsMinted: 1 });
 });
 
 ponder.on("ProductPassport:DataHashUpdated", async ({ event, context }) => {

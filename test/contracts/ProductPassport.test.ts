@@ -261,12 +261,10 @@ describe("ProductPassport", function () {
         );
       });
 
-      it("reverts for factory id zero", async function () {
+      it("accepts factory id zero, an undeclared manufacturer, and says so in the event", async function () {
         const { passport, wallet } = await loadFixture(deployFixture);
-        await expect(passport.mint(wallet.address, ID, 0n, HASH)).to.be.revertedWithCustomError(
-          passport,
-          "InvalidFactoryId",
-        );
+        await expect(passport.mint(wallet.address, ID, 0n, HASH)).to.emit(passport, "PassportMinted").withArgs(ID, 0n, HASH);
+        expect(await passport.dataHashOf(ID)).to.equal(HASH);
       });
     });
 
@@ -371,12 +369,12 @@ describe("ProductPassport", function () {
           .withArgs(ethers.ZeroAddress);
       });
 
-      it("reverts for factory id zero", async function () {
+      it("accepts factory id zero, an undeclared manufacturer", async function () {
         const { passport, wallet } = await loadFixture(deployFixture);
-        await expect(passport.mintBatch(wallet.address, 0n, ids(1), hashes(1))).to.be.revertedWithCustomError(
-          passport,
-          "InvalidFactoryId",
-        );
+        const tokenIds = ids(2);
+        await expect(passport.mintBatch(wallet.address, 0n, tokenIds, hashes(2)))
+          .to.emit(passport, "PassportMinted")
+          .withArgs(tokenIds[1], 0n, hashes(2)[1]);
       });
 
       it("reverts the whole batch for one zero data hash or token id", async function () {
