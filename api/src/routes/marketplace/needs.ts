@@ -186,7 +186,7 @@ const STOPWORDS = new Set(
     "pieces piece items lead time times days day weeks week months month delivery deliver certified certification certificate " +
     "certifications preferred prefer ideally required require requirement requirements also all any approx approximately around " +
     "about per each will shall able new best good high quality total volume moq hello hi dear thanks thank regards under less " +
-    "more than not no without except only just very"
+    "more than not no without except only just very plus bonus optional nice welcome ideal either"
   ).split(" "),
 );
 
@@ -213,7 +213,9 @@ export function extractNeedsLocally(rfq: string): Needs {
   }
 
   const consumed = new Set(mentions.flatMap((m) => Array.from({ length: m.end - m.start }, (_, i) => m.start + i)));
-  const keywords = tokens.filter((word, i) => !consumed.has(i) && /^[a-z]{3,}$/.test(word) && !STOPWORDS.has(word));
+  const keywords = tokens.filter(
+    (word, i) => !consumed.has(i) && /^[a-z]{3,}$/.test(word) && !STOPWORDS.has(word) && !UNITS.has(word) && !NOT_QUANTITY.has(word),
+  );
 
   return {
     productTypes: unique(productTypes),

@@ -117,7 +117,7 @@ export function scoreFactory(factory: FactoryReputation, needs: Needs): RankedFa
 export function productCredit(factory: Pick<FactoryReputation, "productTypes">, asked: readonly ProductType[]): number {
   if (asked.length === 0) return 1;
   const made = new Set(factory.productTypes);
-  const credits = asked.map((type) => (made.has(type) ? 1 : relatedTypes(type).some((t) => made.has(t)) ? RELATED_CREDIT : 0));
+  const credits = asked.map((type): number => (made.has(type) ? 1 : relatedTypes(type).some((t) => made.has(t)) ? RELATED_CREDIT : 0));
   return credits.reduce((sum, credit) => sum + credit, 0) / asked.length;
 }
 

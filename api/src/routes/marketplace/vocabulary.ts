@@ -32,7 +32,7 @@ export type ProductType = (typeof PRODUCT_TYPES)[number];
  */
 export const PRODUCT_SYNONYMS: Record<ProductType, string[]> = {
   "t-shirt": ["t shirt", "t shirts", "tshirt", "tshirts", "tee", "tees", "tee shirt", "tee shirts", "crew neck", "crewneck", "crewnecks", "v neck", "v necks", "henley", "henleys"],
-  polo: ["polo", "polos", "polo shirt", "polo shirts", "pique polo", "pique polos", "golf shirt", "golf shirts"],
+  polo: ["polo", "polos", "polo shirt", "polo shirts", "pique polo", "pique polos", "pique polo shirt", "pique polo shirts", "golf shirt", "golf shirts"],
   shirt: ["shirt", "shirts", "button down", "button downs", "button up", "oxford shirt", "oxford shirts", "dress shirt", "dress shirts", "blouse", "blouses", "flannel shirt", "flannel shirts"],
   trousers: ["trousers", "trouser", "pants", "chinos", "chino", "slacks", "cargo pants"],
   jeans: ["jeans", "jean", "five pocket", "5 pocket"],
