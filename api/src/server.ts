@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { createLogger } from "./logger";
+import { reconcilePendingIssuances } from "./passports/issuance";
 import { createChainAccess } from "./chain/access";
 import { createProvider } from "./chain/provider";
 
@@ -22,7 +23,8 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   const applied = await migrateLatest(db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
 
-  const app = buildApp({ config, db, provider, chain: createChainAccess(config, provider), logger });
+  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger };
+  const app = buildApp(deps);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -33,9 +35,18 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   const url = `http://${config.host}:${port}`;
   logger.info({ url }, "api listening");
 
+  // Issuances left pending by a crash are settled from the chain: at start, then every few minutes. Only rows older
+  // than a minute, so another replica's issuance in flight is left alone.
+  const reconcile = () =>
+    reconcilePendingIssuances(deps, logger, 60).catch((error: unknown) => logger.warn({ err: error }, "reconciliation skipped"));
+  void reconcile();
+  const reconcileTimer = setInterval(reconcile, 5 * 60_000);
+  reconcileTimer.unref();
+
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      clearInterval(reconcileTimer);
       // Stop taking connections, let in-flight requests finish (bounded), then release the pool.
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

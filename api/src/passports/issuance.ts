@@ -2,9 +2,12 @@
 // row, sends the mint and records it; concurrent or repeated callers get the same result. A crash between sending
 // and the receipt leaves a pending row that `reconcilePendingIssuances` settles from the chain at start.
 import type { AppDeps } from "../app";
+import { explorerTxUrl } from "../chain/explorer";
 import type { Knex } from "../db/knex";
 import { ServiceUnavailableError } from "../errors";
 import type { Logger } from "../logger";
+import { certIssuedPayload } from "../webhooks/events";
+import { enqueueEvent } from "../webhooks/outbox";
 import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
 import type { ProductRow } from "./repo";
 
@@ -85,17 +88,16 @@ async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow): Promi
   const wallet = deps.chain.wallet;
   try {
     // A passport with this UID may be on chain already (an earlier crash after broadcasting): adopt it.
-    if (await passport.exists(row.token_id)) return toIssuance(await settleFromChain(deps, row), true);
+    if (await passport.exists(row.token_id)) return toIssuance(await settleFromChain(deps, row, product), true);
     const factoryId = product.factory_id === null ? 0 : Number(product.factory_id);
     const tx = await wallet.send(() => passport.mint(wallet.address, row.token_id, factoryId, row.data_hash));
     await db("app.passports").where({ product_id: row.product_id }).update({ tx_hash: tx.hash, nonce: tx.nonce });
     const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
     if (!receipt || receipt.status !== 1) throw new Error(`mint transaction ${tx.hash} failed`);
-    const [minted] = await db("app.passports")
-      .where({ product_id: row.product_id })
-      .update({ status: "minted", block_number: receipt.blockNumber, minted_at: db.fn.now() })
-      .returning<IssuanceRow[]>("*");
-    return toIssuance(minted!, true);
+    const minted = await markMinted(deps, { uid: product.uid, brandId: product.brand_id }, row.product_id, {
+      block_number: receipt.blockNumber,
+    });
+    return toIssuance(minted, true);
   } catch (error) {
     logger.error({ err: error, uid: product.uid }, "passport issuance failed");
     // The transaction may still land; reconciliation looks at the chain before anyone retries blindly.
@@ -118,25 +120,57 @@ async function waitForIssuance(db: Knex, productId: number): Promise<Issuance> {
   throw new ServiceUnavailableError("The issuance of this UID is still in progress; retry the same request.");
 }
 
+/** Public URL of the certificate PDF of a UID. */
+export function certificatePdfUrl(publicBaseUrl: string, uid: string): string {
+  return `${publicBaseUrl}/certificates/${uid}.pdf`;
+}
+
+/**
+ * Marks an issuance minted and, in the same transaction, enqueues `cert.issued`: the state change and the event it
+ * causes commit together or not at all.
+ */
+async function markMinted(
+  deps: AppDeps,
+  product: { uid: string; brandId: number },
+  productId: number,
+  changes: Record<string, unknown>,
+): Promise<IssuanceRow> {
+  return deps.db.transaction(async (trx) => {
+    const [minted] = await trx("app.passports")
+      .where({ product_id: productId })
+      .update({ status: "minted", minted_at: trx.fn.now(), error: null, ...changes })
+      .returning<IssuanceRow[]>("*");
+    const { config } = deps;
+    await enqueueEvent(trx, {
+      brandId: product.brandId,
+      type: "cert.issued",
+      dedupeKey: `cert.issued:${product.uid}`,
+      payload: certIssuedPayload({
+        uid: product.uid,
+        txHash: minted!.tx_hash!,
+        tokenId: minted!.token_id,
+        networkUrl: explorerTxUrl(config, minted!.tx_hash!),
+        certificateUrl: `${config.publicBaseUrl}/dpp-certificate/${product.uid}`,
+        certificatePdfUrl: certificatePdfUrl(config.publicBaseUrl, product.uid),
+        at: new Date(),
+      }),
+    });
+    return minted!;
+  });
+}
+
 /** Marks an issuance minted from what the chain says (the PassportMinted log of its token). */
-async function settleFromChain(deps: AppDeps, row: IssuanceRow): Promise<IssuanceRow> {
+async function settleFromChain(deps: AppDeps, row: IssuanceRow, product: { uid: string; brand_id: number }): Promise<IssuanceRow> {
   const { passport } = deps.chain.contracts();
   const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deps.chain.contracts().deployment.startBlock);
   const log = logs[0];
   if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
   const onChainHash = await passport.dataHashOf(row.token_id);
-  const [settled] = await deps.db("app.passports")
-    .where({ product_id: row.product_id })
-    .update({
-      status: "minted",
-      tx_hash: log.transactionHash,
-      block_number: log.blockNumber,
-      data_hash: onChainHash,
-      minted_at: deps.db.fn.now(),
-      error: null,
-    })
-    .returning<IssuanceRow[]>("*");
-  return settled!;
+  return markMinted(deps, { uid: product.uid, brandId: product.brand_id }, row.product_id, {
+    tx_hash: log.transactionHash,
+    block_number: log.blockNumber,
+    data_hash: onChainHash,
+  });
 }
 
 /**
@@ -152,7 +186,8 @@ export async function reconcilePendingIssuances(deps: AppDeps, logger: Logger, o
   const { passport } = deps.chain.contracts();
   for (const row of pending) {
     if (await passport.exists(row.token_id)) {
-      await settleFromChain(deps, row);
+      const product = await deps.db("app.products").where({ id: row.product_id }).first<{ uid: string; brand_id: number }>("uid", "brand_id");
+      await settleFromChain(deps, row, product);
       logger.info({ tokenId: row.token_id }, "pending issuance settled from the chain: minted");
     } else {
       await deps.db("app.passports")

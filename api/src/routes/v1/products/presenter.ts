@@ -1,0 +1,73 @@
+// Shapes v1 product JSON: spec 2.4 (registration), 2.5 (certificate record) and 2.7 (enrichment).
+import type { Config } from "../../../config";
+import { describeComposition } from "../../../passports/fibres";
+import type { ProductRow } from "../../../passports/repo";
+import type { Warranty } from "../../../products/warranty";
+import { escapeHtml } from "../../../pages/html";
+import { presentPublicPassport, productLinks } from "../../dpp/presenter";
+import type { PublicPassport } from "../../dpp/service";
+import type { CreatedProduct, CreateProductInput } from "./service";
+
+export function embedSnippet(uid: string): string {
+  return `<div class="service-badge" data-uid="${escapeHtml(uid)}"></div>`;
+}
+
+export function presentRegistration(config: Config, input: CreateProductInput, created: CreatedProduct) {
+  return {
+    uid: created.uid,
+    product_id: created.productId,
+    sku: input.sku,
+    name: input.name.trim(),
+    ...productLinks(config, created.uid),
+    embed_snippet: embedSnippet(created.uid),
+    carbon_rating: created.carbonRating,
+    carbon_kg: created.carbonKg,
+  };
+}
+
+export function presentCertificateRecord(config: Config, passport: PublicPassport) {
+  const { product } = passport;
+  const chain = presentPublicPassport(config, passport).blockchain;
+  return {
+    uid: product.uid,
+    product: {
+      id: product.id,
+      title: product.name,
+      sku: product.sku,
+      price: Number(product.price),
+      currency: "BDT",
+      category: product.category,
+      fabric_type: product.fabric_type,
+      description: product.description,
+      factory_id: product.factory_id === null ? null : Number(product.factory_id),
+      created_at: new Date(product.created_at).toISOString(),
+    },
+    dpp_url: productLinks(config, product.uid).dpp_url,
+    blockchain: {
+      verified: chain.verified,
+      tx_hash: chain.tx_hash,
+      network: chain.network,
+      status: chain.status,
+      token_id: chain.token_id,
+      contract: chain.contract,
+      explorer_url: chain.explorer_url,
+    },
+    carbon_footprint_kg: Number(product.carbon_kg),
+    certifications: product.certifications,
+    fiber_composition: describeComposition(product.fiber_composition),
+    care_instructions: product.care_instructions,
+    country_of_manufacture: product.country_of_manufacture?.trim() ?? null,
+  };
+}
+
+export function presentEnrichment(config: Config, product: ProductRow, warranty: Warranty) {
+  return {
+    uid: product.uid,
+    carbon_kg: Number(product.carbon_kg),
+    carbon_rating: product.carbon_rating.trim(),
+    warranty_months: warranty.months,
+    warranty_type: warranty.type,
+    warranty_terms_en: warranty.termsEn,
+    dpp_url: productLinks(config, product.uid).dpp_url,
+  };
+}

@@ -1,0 +1,148 @@
+// Brand products (spec 4.8, 4.9, 4.11): register, read the certificate record, read carbon and warranty data.
+import type Router from "@koa/router";
+import type { AppDeps, AppState } from "../../../app";
+import { consumeQuota } from "../../../metering/service";
+import { validateParams } from "../../../middleware/validate-params";
+import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
+import { warrantyFor } from "../../../products/warranty";
+import { ValidationError } from "../../../errors";
+import { validateBody } from "../../../validation";
+import { API_VERSION, BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";
+import { presentCertificateRecord, presentEnrichment, presentRegistration } from "./presenter";
+import { UID_PATTERN } from "../../dpp/schemas";
+import { certificateRecord, createProductBody, enrichmentRecord, registrationResult, uidParam } from "./schemas";
+import { brandProduct, productCertificate, registerProduct, type CreateProductInput } from "./service";
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  const router = v1Router(deps);
+
+  router.post("/products", validateBody(createProductBody), async (ctx) => {
+    const brand = ctx.state.brand!;
+    const key = ctx.get("Idempotency-Key") || undefined;
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw new ValidationError([{ field: "Idempotency-Key", problem: "must be 1-100 characters of A-Z a-z 0-9 _ . : -" }]);
+    }
+    const input = ctx.state.input as CreateProductInput;
+    const reply = await registerProduct(deps, brand, input, key, (created) => ({
+      status: 201,
+      body: {
+        success: true,
+        data: presentRegistration(deps.config, input, created),
+        meta: { api_version: API_VERSION, brand_slug: brand.slug, timestamp: new Date().toISOString() },
+      },
+    }));
+    if (reply.replayed) ctx.set("Idempotent-Replayed", "true");
+    ctx.status = reply.status;
+    ctx.body = reply.body;
+  });
+
+  router.get("/products/:uid", validateParams(uidParam), async (ctx) => {
+    const passport = await productCertificate(deps, ctx.state.brand!.id, ctx.params.uid!);
+    ok(ctx, presentCertificateRecord(deps.config, passport));
+  });
+
+  router.get("/products/:uid/enrichment", validateParams(uidParam), async (ctx) => {
+    const brand = ctx.state.brand!;
+    const product = await brandProduct(deps, brand.id, ctx.params.uid!);
+    // Carbon ratings are counted for usage (spec 2.10); limits decide whether they are capped.
+    await consumeQuota(deps.db, brand.id, "carbon_ratings", brand.limits);
+    ok(ctx, presentEnrichment(deps.config, product, warrantyFor(product.category)));
+  });
+
+  const uidParameter = { name: "uid", in: "path" as const, required: true, schema: { type: "string", pattern: UID_PATTERN } };
+  openapi.add({
+    method: "post",
+    path: "/api/v1/products",
+    tag: "Brand API v1",
+    summary: "Register a product: issues its NFC UID, passport URL, scan URL and badge snippet",
+    description:
+      "Fields of spec 4.8, plus optional extensions: factory_id (a registry factory), fiber_composition (EU 1007/2011 " +
+      "fibre names, percentages summing to 100), certifications, care_instructions, country_of_manufacture. Send an " +
+      "`Idempotency-Key` header to make retries safe: the same key returns the first response (header " +
+      "Idempotent-Replayed: true) and creates nothing; the same key with another body is 409 CONFLICT. " +
+      V1_HEADERS_NOTE,
+    security: "apiKey",
+    parameters: [BRAND_HEADER, { name: "Idempotency-Key", in: "header", schema: { type: "string", pattern: IDEMPOTENCY_KEY.source } }],
+    requestBody: {
+      schema: createProductBody,
+      example: { sku: "TS-001", name: "Organic Cotton Tee", category: "t-shirt", fabric_type: "organic cotton", price: 890, description: "Crew neck, 180 gsm" },
+    },
+    responses: {
+      "201": {
+        description: "registered (spec 2.4 in the envelope, with meta)",
+        schema: envelopeSchema(registrationResult, {
+          type: "object",
+          required: ["api_version", "brand_slug", "timestamp"],
+          properties: { api_version: { const: "1.0" }, brand_slug: { type: "string" }, timestamp: { type: "string", format: "date-time" } },
+        }),
+        example: {
+          success: true,
+          data: {
+            uid: "DEMO-4F7K9M2QXA", product_id: 7, sku: "TS-001", name: "Organic Cotton Tee",
+            dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-4F7K9M2QXA",
+            certificate_url: "http://127.0.0.1:3000/dpp-certificate/DEMO-4F7K9M2QXA",
+            scan_url: "http://127.0.0.1:3000/scan/DEMO-4F7K9M2QXA",
+            embed_snippet: '<div class="service-badge" data-uid="DEMO-4F7K9M2QXA"></div>',
+            carbon_rating: "A", carbon_kg: 1.29,
+          },
+          meta: { api_version: "1.0", brand_slug: "demo-apparel", timestamp: "2026-11-22T09:00:00.000Z" },
+        },
+      },
+      "409": errorResponse("the Idempotency-Key was used with another body"),
+      "422": errorResponse("missing or invalid fields, named in details"),
+      ...V1_ERRORS,
+    },
+  });
+  openapi.add({
+    method: "get",
+    path: "/api/v1/products/:uid",
+    tag: "Brand API v1",
+    summary: "The certificate record of one of the brand's products (spec 2.5)",
+    description: `Before issuance blockchain.verified is false and tx_hash null. Another brand's UID is 404. ${V1_HEADERS_NOTE}`,
+    security: "apiKey",
+    parameters: [BRAND_HEADER, uidParameter],
+    responses: {
+      "200": {
+        description: "the record",
+        schema: envelopeSchema(certificateRecord),
+        example: {
+          success: true,
+          data: {
+            uid: "DEMO-4F7K9M2QXA",
+            product: { id: 7, title: "Organic Cotton Tee", sku: "TS-001", price: 890, currency: "BDT", category: "t-shirt" },
+            dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-4F7K9M2QXA",
+            blockchain: { verified: false, tx_hash: null, network: "hardhat-local" },
+            carbon_footprint_kg: 1.29, certifications: [], fiber_composition: "100% cotton", care_instructions: "", country_of_manufacture: null,
+          },
+        },
+      },
+      "404": errorResponse("no product with that UID for this brand"),
+      "422": errorResponse("malformed UID"),
+      ...V1_ERRORS,
+    },
+  });
+  openapi.add({
+    method: "get",
+    path: "/api/v1/products/:uid/enrichment",
+    tag: "Brand API v1",
+    summary: "Carbon figure and rating (spec 2.8 scale) and warranty terms of a product (spec 2.7)",
+    description: `Counts one carbon rating in the brand's usage. ${V1_HEADERS_NOTE}`,
+    security: "apiKey",
+    parameters: [BRAND_HEADER, uidParameter],
+    responses: {
+      "200": {
+        description: "the enrichment",
+        schema: envelopeSchema(enrichmentRecord),
+        example: {
+          success: true,
+          data: { uid: "DEMO-4F7K9M2QXA", carbon_kg: 1.29, carbon_rating: "A", warranty_months: 6, warranty_type: "manufacturing_defects", warranty_terms_en: "Covers defects …", dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-4F7K9M2QXA" },
+        },
+      },
+      "404": errorResponse("no product with that UID for this brand"),
+      ...V1_ERRORS,
+    },
+  });
+  return router;
+}

@@ -1,0 +1,117 @@
+// JSON Schemas of the v1 product routes (spec 4.8, 2.4, 2.5, 2.7).
+import { EU_FIBRE_NAMES } from "../../../passports/fibres";
+import { CERTIFICATION_CODES } from "../../factories/reputation";
+import { UID_PATTERN } from "../../dpp/schemas";
+import type { JsonSchema } from "../../../validation";
+
+const text = (maxLength: number, minLength = 1): JsonSchema => ({ type: "string", minLength, maxLength });
+
+export const createProductBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["sku", "name", "category", "price"],
+  properties: {
+    sku: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._/-]*$" },
+    name: text(200),
+    category: { type: "string", minLength: 2, maxLength: 40, pattern: "^[A-Za-z][A-Za-z -]*$" },
+    fabric_type: text(60),
+    price: { type: "number", minimum: 0, maximum: 1_000_000_000 },
+    description: text(2000, 0),
+    // Extensions beyond spec 4.8, all optional.
+    factory_id: { type: "integer", minimum: 1, maximum: 999_999_999 },
+    fiber_composition: {
+      type: "array",
+      minItems: 1,
+      maxItems: 10,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["fiber", "percent"],
+        properties: {
+          fiber: { enum: [...EU_FIBRE_NAMES] },
+          percent: { type: "number", exclusiveMinimum: 0, maximum: 100 },
+        },
+      },
+    },
+    certifications: {
+      type: "array",
+      maxItems: 10,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "issuer", "number", "valid_until"],
+        properties: {
+          code: { enum: [...CERTIFICATION_CODES] },
+          issuer: text(120),
+          number: text(80),
+          valid_until: { type: "string", format: "date", maxLength: 10 },
+          evidence_url: { type: "string", format: "uri", pattern: "^https?://", maxLength: 500 },
+        },
+      },
+    },
+    care_instructions: text(500, 0),
+    country_of_manufacture: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
+  },
+};
+
+export const uidParam: JsonSchema = {
+  type: "object",
+  required: ["uid"],
+  additionalProperties: false,
+  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
+};
+
+export const registrationResult: JsonSchema = {
+  type: "object",
+  required: ["uid", "product_id", "sku", "name", "dpp_url", "certificate_url", "scan_url", "embed_snippet", "carbon_rating", "carbon_kg"],
+  properties: {
+    uid: { type: "string" },
+    product_id: { type: "integer" },
+    sku: { type: "string" },
+    name: { type: "string" },
+    dpp_url: { type: "string", format: "uri" },
+    certificate_url: { type: "string", format: "uri" },
+    scan_url: { type: "string", format: "uri" },
+    embed_snippet: { type: "string" },
+    carbon_rating: { enum: ["A", "B", "C", "D"] },
+    carbon_kg: { type: "number" },
+  },
+};
+
+export const certificateRecord: JsonSchema = {
+  type: "object",
+  required: ["uid", "product", "dpp_url", "blockchain", "carbon_footprint_kg", "certifications", "fiber_composition", "care_instructions", "country_of_manufacture"],
+  properties: {
+    uid: { type: "string" },
+    product: {
+      type: "object",
+      required: ["id", "title", "sku", "price"],
+      properties: { id: { type: "integer" }, title: { type: "string" }, sku: { type: "string" }, price: { type: "number" } },
+    },
+    dpp_url: { type: "string", format: "uri" },
+    blockchain: {
+      type: "object",
+      required: ["verified", "tx_hash", "network"],
+      properties: { verified: { type: "boolean" }, tx_hash: { type: ["string", "null"] }, network: { type: "string" } },
+    },
+    carbon_footprint_kg: { type: "number" },
+    certifications: { type: "array" },
+    fiber_composition: { type: "string" },
+    care_instructions: { type: "string" },
+    country_of_manufacture: { type: ["string", "null"] },
+  },
+};
+
+export const enrichmentRecord: JsonSchema = {
+  type: "object",
+  required: ["uid", "carbon_kg", "carbon_rating", "warranty_months", "warranty_type", "warranty_terms_en", "dpp_url"],
+  properties: {
+    uid: { type: "string" },
+    carbon_kg: { type: "number" },
+    carbon_rating: { enum: ["A", "B", "C", "D"] },
+    warranty_months: { type: "integer" },
+    warranty_type: { type: "string" },
+    warranty_terms_en: { type: "string" },
+    dpp_url: { type: "string", format: "uri" },
+  },
+};
