@@ -38,6 +38,11 @@ type IssuanceRow = {
 };
 
 const RECEIPT_TIMEOUT_MS = 60_000;
+/**
+ * Gas limit of a mint to the custodian, which costs about 57,000 (.gas-snapshot); the margin covers a cold recipient
+ * balance. A fixed limit saves an estimate round trip per certificate, and unused gas is not charged.
+ */
+const MINT_GAS_LIMIT = 120_000n;
 const WAIT_FOR_OTHER_MS = 90_000;
 
 function toIssuance(row: IssuanceRow, created: boolean): Issuance {
@@ -72,25 +77,29 @@ export async function issuePassport(deps: AppDeps, product: ProductRow): Promise
   };
   // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
   let claimed = await db("app.passports").insert(claim).onConflict("product_id").ignore().returning<IssuanceRow[]>("*");
+  // A first claim cannot be on chain yet; a retaken failed one may be (its transaction may have landed late).
+  let retaken = false;
   if (claimed.length === 0) {
     claimed = await db("app.passports")
       .where({ product_id: product.id, status: "failed" })
       .update({ ...claim, tx_hash: null, nonce: null })
       .returning<IssuanceRow[]>("*");
+    retaken = claimed.length > 0;
   }
   if (claimed.length === 0) return waitForIssuance(db, product.id);
-  return mint(deps, product, claimed[0]!);
+  return mint(deps, product, claimed[0]!, retaken);
 }
 
-async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow): Promise<Issuance> {
+async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retaken: boolean): Promise<Issuance> {
   const { db, logger } = deps;
   const { passport } = deps.chain.contracts();
   const wallet = deps.chain.wallet;
   try {
-    // A passport with this UID may be on chain already (an earlier crash after broadcasting): adopt it.
-    if (await passport.exists(row.token_id)) return toIssuance(await settleFromChain(deps, row, product), true);
+    // A retried passport may be on chain already (an earlier attempt's transaction landed late): adopt it.
+    if (retaken && (await passport.exists(row.token_id))) return toIssuance(await settleFromChain(deps, row, product), true);
     const factoryId = product.factory_id === null ? 0 : Number(product.factory_id);
-    const tx = await wallet.send(() => passport.mint(wallet.address, row.token_id, factoryId, row.data_hash));
+    const call = await passport.mint.populateTransaction(wallet.address, row.token_id, factoryId, row.data_hash);
+    const tx = await wallet.sendCall(call, MINT_GAS_LIMIT);
     await db("app.passports").where({ product_id: row.product_id }).update({ tx_hash: tx.hash, nonce: tx.nonce });
     const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
     if (!receipt || receipt.status !== 1) throw new Error(`mint transaction ${tx.hash} failed`);
