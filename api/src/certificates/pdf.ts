@@ -1,0 +1,394 @@
+// The printable certificate of an issued passport: a one-page A4 PDF with the chain record and a QR link.
+import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage, type RGB } from "pdf-lib";
+import QRCode from "qrcode";
+
+export type CertificatePdfInput = {
+  brand: { name: string; slug: string; primaryColor?: string /* #RRGGBB, optional white-label colour */ };
+  product: { name: string; sku: string; category: string };
+  uid: string;
+  tokenId: string; // decimal, up to 78 digits
+  contractAddress: string; // 0x…40 hex
+  network: string; // e.g. "hardhat-local", "polygon-amoy"
+  chainId: number;
+  txHash: string; // 0x…64 hex
+  dataHash: string; // 0x…64 hex
+  issuedAt: Date;
+  certificateUrl: string; // the QR code points here
+  explorerUrl: string;
+  carbon?: { kg: number; rating: string };
+};
+
+export const CERTIFICATE_TITLE = "Digital Product Passport — Certificate of Authenticity";
+const PRODUCER = "Passport Registry";
+const DEFAULT_BRAND_COLOR = "#1F3A5F";
+
+/** Every position and size on the page, in PDF points (1/72 inch); y grows upwards from the bottom edge. */
+const LAYOUT = {
+  page: { width: PageSizes.A4[0], height: PageSizes.A4[1] },
+  margin: 48,
+  lineHeight: 1.3, // × font size
+  capHeight: 0.72, // × font size, Helvetica's
+  band: { height: 68, nameSize: 16 },
+  title: { size: 17, maxLines: 2, gapBefore: 26 },
+  productName: { size: 14, maxLines: 2, gapBefore: 6 },
+  accentRule: { thickness: 2, gapBefore: 10 },
+  section: { headingSize: 10, gapBefore: 18, gapAfter: 8 },
+  row: { labelWidth: 100, labelSize: 7.5, gap: 6 },
+  value: { size: 10, maxLines: 2 },
+  mono: { size: 9, maxLines: 4 },
+  url: { size: 9, maxLines: 3 },
+  qr: { size: 132, gutter: 24, captionSize: 8, urlSize: 7.5, urlMaxLines: 4, gap: 6 },
+  paragraph: { size: 9, maxLines: 12 },
+  footer: { size: 7.5, maxLines: 2, ruleGap: 6, ruleThickness: 0.5 },
+  color: {
+    text: rgb(0.07, 0.09, 0.15),
+    muted: rgb(0.36, 0.39, 0.45),
+    rule: rgb(0.82, 0.84, 0.86),
+  },
+} as const;
+
+const CONTENT_WIDTH = LAYOUT.page.width - 2 * LAYOUT.margin;
+const ELLIPSIS = "…";
+
+/** Renders the certificate; the same input always gives the same bytes (the caller derives an ETag from the input). */
+export async function renderCertificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
+  if (Number.isNaN(input.issuedAt.getTime())) throw new RangeError("issuedAt is not a valid date");
+
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const fonts: Fonts = {
+    regular: await pdf.embedFont(StandardFonts.Helvetica),
+    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+    mono: await pdf.embedFont(StandardFonts.Courier),
+  };
+  setMetadata(pdf, input);
+
+  const page = pdf.addPage([LAYOUT.page.width, LAYOUT.page.height]);
+  const brandColor = parseHexColor(input.brand.primaryColor) ?? parseHexColor(DEFAULT_BRAND_COLOR)!;
+  const painter = new Painter(page, fonts);
+
+  let top = drawHeader(painter, input, brandColor);
+  top = drawProductSection(painter, input, top, await qrCodeImage(pdf, input.certificateUrl));
+  top = drawChainSection(painter, input, top);
+  drawVerification(painter, input, top);
+  drawFooter(painter, input);
+
+  return pdf.save();
+}
+
+type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont };
+
+function setMetadata(pdf: PDFDocument, input: CertificatePdfInput): void {
+  // Metadata strings are written as UTF-16, so they keep the original names; only the drawn text is sanitised.
+  pdf.setTitle(`Certificate of Authenticity ${input.uid} — ${input.product.name}`, { showInWindowTitleBar: true });
+  pdf.setSubject(`Digital Product Passport of ${input.product.name} (SKU ${input.product.sku}), anchored on ${input.network}`);
+  pdf.setAuthor(input.brand.name);
+  pdf.setCreator(PRODUCER);
+  pdf.setProducer(PRODUCER);
+  pdf.setKeywords(["digital product passport", input.uid, input.tokenId, input.txHash, input.dataHash, input.brand.slug]);
+  pdf.setCreationDate(input.issuedAt);
+  // Not "now": a re-render must give identical bytes.
+  pdf.setModificationDate(input.issuedAt);
+}
+
+function drawHeader(painter: Painter, input: CertificatePdfInput, brandColor: RGB): number {
+  const { page, margin, band, title, productName, accentRule } = LAYOUT;
+  const bandBottom = page.height - band.height;
+  painter.page.drawRectangle({ x: 0, y: bandBottom, width: page.width, height: band.height, color: brandColor });
+  // Centre the cap height of the brand name in the band.
+  const baseline = bandBottom + (band.height - band.nameSize * LAYOUT.capHeight) / 2;
+  painter.paragraph(input.brand.name, {
+    x: margin, top: baseline + band.nameSize, width: CONTENT_WIDTH, font: "bold", size: band.nameSize,
+    maxLines: 1, color: contrastingText(brandColor),
+  });
+
+  let top = bandBottom - title.gapBefore;
+  top = painter.paragraph(CERTIFICATE_TITLE, { x: margin, top, width: CONTENT_WIDTH, font: "bold", size: title.size, maxLines: title.maxLines });
+  top -= productName.gapBefore;
+  top = painter.paragraph(input.product.name, {
+    x: margin, top, width: CONTENT_WIDTH, font: "regular", size: productName.size, maxLines: productName.maxLines,
+  });
+  top -= accentRule.gapBefore;
+  painter.page.drawRectangle({ x: margin, y: top - accentRule.thickness, width: CONTENT_WIDTH, height: accentRule.thickness, color: brandColor });
+  return top - accentRule.thickness;
+}
+
+function drawProductSection(painter: Painter, input: CertificatePdfInput, sectionTop: number, qr: PDFImage): number {
+  const { margin, qr: qrBox } = LAYOUT;
+  const qrX = LAYOUT.page.width - margin - qrBox.size;
+  const rowsWidth = qrX - qrBox.gutter - margin;
+
+  let top = painter.sectionHeading("Product", sectionTop, rowsWidth);
+  const rows: Row[] = [
+    { label: "Brand", value: input.brand.name },
+    { label: "SKU", value: input.product.sku },
+    { label: "Category", value: input.product.category },
+    { label: "UID", value: input.uid, mono: true },
+    { label: "Issued (UTC)", value: formatIssuedAt(input.issuedAt) },
+  ];
+  if (input.carbon) rows.push({ label: "Carbon footprint", value: formatCarbon(input.carbon) });
+  for (const row of rows) top = painter.row(row, top, rowsWidth);
+
+  // The QR column starts level with the section heading.
+  let qrTop = sectionTop - LAYOUT.section.gapBefore;
+  painter.page.drawImage(qr, { x: qrX, y: qrTop - qrBox.size, width: qrBox.size, height: qrBox.size });
+  qrTop -= qrBox.size + qrBox.gap;
+  qrTop = painter.paragraph("Scan to open this passport", {
+    x: qrX, top: qrTop, width: qrBox.size, font: "bold", size: qrBox.captionSize, maxLines: 1,
+  });
+  qrTop = painter.paragraph(input.certificateUrl, {
+    x: qrX, top: qrTop, width: qrBox.size, font: "regular", size: qrBox.urlSize, maxLines: qrBox.urlMaxLines, color: LAYOUT.color.muted,
+  });
+  return Math.min(top, qrTop);
+}
+
+function drawChainSection(painter: Painter, input: CertificatePdfInput, sectionTop: number): number {
+  let top = painter.sectionHeading("Blockchain record", sectionTop, CONTENT_WIDTH);
+  const rows: Row[] = [
+    { label: "Network", value: `${input.network} (chain id ${input.chainId})` },
+    { label: "Contract", value: input.contractAddress, mono: true },
+    { label: "Token ID", value: input.tokenId, mono: true },
+    { label: "Transaction", value: input.txHash, mono: true },
+    { label: "Data hash", value: input.dataHash, mono: true },
+    { label: "Explorer", value: input.explorerUrl, url: true },
+  ];
+  for (const row of rows) top = painter.row(row, top, CONTENT_WIDTH);
+  return top;
+}
+
+function drawVerification(painter: Painter, input: CertificatePdfInput, sectionTop: number): number {
+  const top = painter.sectionHeading("How to verify", sectionTop, CONTENT_WIDTH);
+  const text =
+    `Fetch the public passport record at ${dppPath(input)} and take its "content" object. ` +
+    "Serialise it as canonical JSON (RFC 8785), encode it as UTF-8 and compute its keccak256 hash. " +
+    "The result must equal the data hash above, and the data hash stored on chain for this token id " +
+    `in the contract ${input.contractAddress} on ${input.network} (chain id ${input.chainId}); ` +
+    "the transaction above is the one that anchored it. Any edit to the passport content changes the hash.";
+  return painter.paragraph(text, {
+    x: LAYOUT.margin, top, width: CONTENT_WIDTH, font: "regular", size: LAYOUT.paragraph.size, maxLines: LAYOUT.paragraph.maxLines,
+  });
+}
+
+function drawFooter(painter: Painter, input: CertificatePdfInput): void {
+  const { margin, footer } = LAYOUT;
+  const text =
+    `Issued by ${PRODUCER} for ${input.brand.name} on ${formatIssuedAt(input.issuedAt)}. ` +
+    "The record on chain is authoritative; this document is a copy of it.";
+  const lines = painter.wrap(text, "regular", footer.size, CONTENT_WIDTH, footer.maxLines);
+  const lineHeight = footer.size * LAYOUT.lineHeight;
+  const top = margin + lines.length * lineHeight;
+  painter.page.drawLine({
+    start: { x: margin, y: top + footer.ruleGap },
+    end: { x: margin + CONTENT_WIDTH, y: top + footer.ruleGap },
+    thickness: footer.ruleThickness,
+    color: LAYOUT.color.rule,
+  });
+  painter.lines(lines, { x: margin, top, font: "regular", size: footer.size, color: LAYOUT.color.muted });
+}
+
+type Row = { label: string; value: string; mono?: boolean; url?: boolean };
+type FontName = keyof Fonts;
+type TextOptions = { x: number; top: number; font: FontName; size: number; color?: RGB };
+
+/** Draws text top-down: each call takes the top of its box and returns the top of the space left below it. */
+class Painter {
+  private readonly charsets = new Map<FontName, Set<number>>();
+  private readonly charWidths = new Map<string, number>();
+
+  constructor(
+    readonly page: PDFPage,
+    private readonly fonts: Fonts,
+  ) {}
+
+  sectionHeading(text: string, sectionTop: number, width: number): number {
+    const { section } = LAYOUT;
+    const top = this.paragraph(text.toUpperCase(), {
+      x: LAYOUT.margin, top: sectionTop - section.gapBefore, width, font: "bold", size: section.headingSize, maxLines: 1,
+    });
+    return top - section.gapAfter;
+  }
+
+  /** A label in the left column and its value, wrapped, to its right. */
+  row(row: Row, top: number, width: number): number {
+    const { row: layout, value, mono, url } = LAYOUT;
+    const style = row.mono
+      ? { font: "mono" as const, size: mono.size, maxLines: mono.maxLines }
+      : row.url
+        ? { font: "regular" as const, size: url.size, maxLines: url.maxLines }
+        : { font: "regular" as const, size: value.size, maxLines: value.maxLines };
+    // Labels share the value's first baseline, so a smaller label sits level with it.
+    const labelTop = top - (style.size - layout.labelSize);
+    this.paragraph(row.label.toUpperCase(), {
+      x: LAYOUT.margin, top: labelTop, width: layout.labelWidth - layout.gap, font: "bold", size: layout.labelSize, maxLines: 1,
+      color: LAYOUT.color.muted,
+    });
+    const x = LAYOUT.margin + layout.labelWidth;
+    let lines = this.wrap(row.value, style.font, style.size, width - layout.labelWidth, style.maxLines);
+    // A line break consumes the space it replaces, so only values without spaces can be re-cut.
+    if (row.mono && !/\s/.test(row.value)) lines = evenly(lines);
+    return this.lines(lines, { x, top, ...style }) - layout.gap;
+  }
+
+  paragraph(text: string, options: TextOptions & { width: number; maxLines: number }): number {
+    return this.lines(this.wrap(text, options.font, options.size, options.width, options.maxLines), options);
+  }
+
+  lines(lines: string[], { x, top, font, size, color = LAYOUT.color.text }: TextOptions): number {
+    const lineHeight = size * LAYOUT.lineHeight;
+    lines.forEach((line, i) => {
+      // The baseline sits one font size below the top of the line box, leaving room for the descender below.
+      this.page.drawText(line, { x, y: top - size - i * lineHeight, font: this.fonts[font], size, color });
+    });
+    return top - lines.length * lineHeight;
+  }
+
+  /**
+   * Splits sanitised text into lines no wider than `width`: at spaces where it can, inside a word (a hash, a URL)
+   * where it must. Past `maxLines` the last line ends in an ellipsis.
+   */
+  wrap(text: string, fontName: FontName, size: number, width: number, maxLines: number): string[] {
+    const fits = (s: string) => this.width(s, fontName, size) <= width;
+    let rest = this.sanitise(text, fontName);
+    const lines: string[] = [];
+    while (rest.length > 0) {
+      const last = lines.length === maxLines - 1;
+      if (fits(rest)) {
+        lines.push(rest);
+        break;
+      }
+      const suffix = last ? ELLIPSIS : "";
+      let end = longestFittingPrefix(rest, (n) => fits(rest.slice(0, n).trimEnd() + suffix));
+      if (rest[end] !== " ") end = breakBefore(rest, end);
+      lines.push(rest.slice(0, end).trimEnd() + suffix);
+      if (last) break;
+      rest = rest.slice(end).trimStart();
+    }
+    return lines;
+  }
+
+  /**
+   * Standard fonts only encode WinAnsi, and pdf-lib throws on anything else. Characters outside it become their
+   * unaccented form where one exists ("ő" → "o"), a close ASCII stand-in, or "?"; whitespace runs become one space.
+   */
+  sanitise(text: string, fontName: FontName): string {
+    const charset = this.charset(fontName);
+    let out = "";
+    for (const ch of text.normalize("NFC")) {
+      if (/[\s\p{Cc}]/u.test(ch)) out += " ";
+      else if (/\p{Cf}/u.test(ch)) continue; // soft hyphens, zero-width joiners
+      else if (charset.has(ch.codePointAt(0)!)) out += ch;
+      else if (/\p{M}/u.test(ch)) continue; // stray combining marks, emoji variation selectors
+      else if (STAND_INS[ch] !== undefined) out += STAND_INS[ch];
+      else {
+        const plain = ch.normalize("NFKD").replace(/\p{M}/gu, "");
+        out += plain.length > 0 && [...plain].every((c) => charset.has(c.codePointAt(0)!)) ? plain : "?";
+      }
+    }
+    return out.replace(/ {2,}/g, " ").trim();
+  }
+
+  /**
+   * The width a viewer draws. pdf-lib's widthOfTextAtSize subtracts kerning, but a plain Tj string is drawn
+   * unkerned, so a line measured that way can come out wider than its box.
+   */
+  width(text: string, fontName: FontName, size: number): number {
+    let total = 0;
+    for (const ch of text) {
+      const key = `${fontName}:${ch}`;
+      let unit = this.charWidths.get(key);
+      if (unit === undefined) {
+        unit = this.fonts[fontName].widthOfTextAtSize(ch, 1);
+        this.charWidths.set(key, unit);
+      }
+      total += unit;
+    }
+    return total * size;
+  }
+
+  private charset(fontName: FontName): Set<number> {
+    let charset = this.charsets.get(fontName);
+    if (!charset) {
+      charset = new Set(this.fonts[fontName].getCharacterSet());
+      this.charsets.set(fontName, charset);
+    }
+    return charset;
+  }
+}
+
+/** ASCII stand-ins for common typographic characters that WinAnsi lacks. */
+const STAND_INS: Readonly<Record<string, string>> = {
+  "≈": "~", "≠": "!=", "≤": "<=", "≥": ">=", "−": "-", "‐": "-", "‑": "-", "‒": "-", "′": "'", "″": '"', "→": "->", "←": "<-",
+  // Letters with a stroke have no decomposition to strip.
+  "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i",
+};
+
+/** Where to end a line that must stop by `end`: after a space, else after URL or SKU punctuation, else at `end`. */
+function breakBefore(text: string, end: number): number {
+  const space = text.lastIndexOf(" ", end);
+  if (space > 0) return space;
+  // Punctuation only counts in the second half of the line, or a long URL would leave most of it empty.
+  for (let i = end - 1; i >= Math.ceil(end / 2); i--) if (SOFT_BREAKS.has(text[i]!)) return i + 1;
+  return end;
+}
+
+const SOFT_BREAKS = new Set(["/", "?", "&", "=", "-", "_", ".", ","]);
+
+/**
+ * A monospaced value cut into lines of equal length (a token id over two halves rather than a line and a stub).
+ * n lines of at most w characters hold the value, so lines of ceil(length / n) characters fit too, every character
+ * being equally wide. A value cut short with an ellipsis keeps its lines.
+ */
+function evenly(lines: string[]): string[] {
+  const joined = lines.join("");
+  if (lines.length < 2 || joined.endsWith(ELLIPSIS)) return lines;
+  const perLine = Math.ceil(joined.length / lines.length);
+  return lines.map((_, i) => joined.slice(i * perLine, (i + 1) * perLine)).filter((line) => line.length > 0);
+}
+
+/** The largest n (at least 1, so wrapping always advances) for which `fits(n)` holds; `fits` is monotone. */
+function longestFittingPrefix(text: string, fits: (n: number) => boolean): number {
+  let low = 1;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+async function qrCodeImage(pdf: PDFDocument, url: string): Promise<PDFImage> {
+  const png = await QRCode.toBuffer(url, { errorCorrectionLevel: "M", margin: 1, width: 300 });
+  return pdf.embedPng(png);
+}
+
+/** The public record's address: the certificate URL's own path when it has the usual shape, else the route. */
+function dppPath(input: CertificatePdfInput): string {
+  const certificateSuffix = `/dpp-certificate/${input.uid}`;
+  if (input.certificateUrl.endsWith(certificateSuffix)) {
+    return `${input.certificateUrl.slice(0, -certificateSuffix.length)}/api/dpp/${input.uid}`;
+  }
+  return `/api/dpp/${input.uid} on the service that issued this certificate`;
+}
+
+function formatIssuedAt(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function formatCarbon(carbon: { kg: number; rating: string }): string {
+  const kg = Number.isFinite(carbon.kg) ? `${carbon.kg.toFixed(2)} kg CO2e` : "not known";
+  return `${kg}, rating ${carbon.rating}`;
+}
+
+function parseHexColor(value: string | undefined): RGB | undefined {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value ?? "");
+  if (!match) return undefined;
+  const [r, g, b] = match.slice(1).map((hex) => parseInt(hex, 16) / 255) as [number, number, number];
+  return rgb(r, g, b);
+}
+
+/** Black or white, whichever reads better on `background` (WCAG relative luminance). */
+function contrastingText(background: RGB): RGB {
+  const linear = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const luminance = 0.2126 * linear(background.red) + 0.7152 * linear(background.green) + 0.0722 * linear(background.blue);
+  return luminance > 0.179 ? rgb(0, 0, 0) : rgb(1, 1, 1);
+}

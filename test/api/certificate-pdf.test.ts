@@ -1,0 +1,280 @@
+// The certificate PDF, read back from its bytes: one A4 page with the chain record, a QR code of the link, safe text.
+import { expect } from "chai";
+import { inflateSync } from "node:zlib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PageSizes, StandardFonts, type PDFFont } from "pdf-lib";
+import QRCode from "qrcode";
+import { CERTIFICATE_TITLE, renderCertificatePdf, type CertificatePdfInput } from "../../api/src/certificates/pdf";
+
+const MAX_TOKEN_ID = (2n ** 256n - 1n).toString(); // 78 digits, the longest a uint256 prints
+const TX_HASH = `0x${"3f9a".repeat(16)}`;
+const DATA_HASH = `0x${"b7c1".repeat(16)}`;
+
+function certificate(overrides: Partial<CertificatePdfInput> = {}): CertificatePdfInput {
+  return {
+    brand: { name: "Aurora Threads", slug: "aurora-threads", primaryColor: "#0E7C66" },
+    product: { name: "Organic Cotton Crew-Neck T-Shirt", sku: "AUR-TS-001-M", category: "t-shirt" },
+    uid: "04A2B3C4D5E6F7",
+    tokenId: MAX_TOKEN_ID,
+    contractAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    network: "polygon-amoy",
+    chainId: 80002,
+    txHash: TX_HASH,
+    dataHash: DATA_HASH,
+    issuedAt: new Date("2025-03-14T09:26:53.589Z"),
+    certificateUrl: "https://passports.example.eu/dpp-certificate/04A2B3C4D5E6F7",
+    explorerUrl: `https://amoy.polygonscan.com/tx/${TX_HASH}`,
+    carbon: { kg: 3.2456, rating: "B" },
+    ...overrides,
+  };
+}
+
+type Box = { left: number; bottom: number; right: number; top: number };
+type TextRun = Box & { text: string; font: string; size: number; fill: number[] };
+type RenderedPage = { doc: PDFDocument; runs: TextRun[]; images: (Box & { stream: PDFRawStream })[] };
+
+/**
+ * What the page draws, read from its content stream: pdf-lib cannot extract text, so this interprets the few
+ * operators it writes (q Q cm rg Tf TL Tm T* Tj Do) and measures each run with the metrics of the font the page names.
+ */
+async function readPage(bytes: Uint8Array): Promise<RenderedPage> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const page = doc.getPage(0);
+  const resources = page.node.Resources()!;
+  const fontDict = resources.lookup(PDFName.of("Font"), PDFDict);
+  const xObjects = resources.lookup(PDFName.of("XObject"), PDFDict);
+  const scratch = await PDFDocument.create();
+  const measured = new Map<string, PDFFont>();
+  const baseFont = async (key: string) => {
+    const name = fontDict.lookup(PDFName.of(key), PDFDict).lookup(PDFName.of("BaseFont"), PDFName).decodeText();
+    if (!measured.has(name)) measured.set(name, await scratch.embedFont(name as StandardFonts));
+    return { name, font: measured.get(name)! };
+  };
+
+  const contents = page.node.Contents()!;
+  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+  const source = streams.map((stream) => inflateSync((stream as PDFRawStream).contents).toString("latin1")).join("\n");
+  const tokens = source.match(/<[0-9A-Fa-f]*>|\[[^\]]*\]|\/[^\s/[\]<>()]+|[^\s/[\]<>()]+/g) ?? [];
+
+  type Matrix = [number, number, number, number, number, number];
+  const multiply = (m: Matrix, n: Matrix): Matrix => [
+    m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3], m[2] * n[0] + m[3] * n[2],
+    m[2] * n[1] + m[3] * n[3], m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5],
+  ];
+  const apply = (m: Matrix, x: number, y: number) => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]] as const;
+  const stack: Matrix[] = [];
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let tm: Matrix = [1, 0, 0, 1, 0, 0];
+  let fill: number[] = [0, 0, 0];
+  let font = { key: "", size: 0 };
+  let leading = 0;
+  const runs: TextRun[] = [];
+  const images: RenderedPage["images"] = [];
+  let operands: string[] = [];
+  for (const token of tokens) {
+    if (!/^[A-Za-z*'"]+$/.test(token)) {
+      operands.push(token);
+      continue;
+    }
+    const numbers = operands.map(Number);
+    switch (token) {
+      case "q": stack.push(ctm); break;
+      case "Q": ctm = stack.pop()!; break;
+      case "cm": ctm = multiply(numbers as Matrix, ctm); break;
+      case "rg": fill = numbers; break;
+      case "Tf": font = { key: operands[0]!.slice(1), size: numbers[1]! }; break;
+      case "TL": leading = numbers[0]!; break;
+      case "BT": tm = [1, 0, 0, 1, 0, 0]; break;
+      case "Tm": tm = numbers as Matrix; break;
+      case "T*": tm = multiply([1, 0, 0, 1, 0, -leading], tm); break;
+      case "Tj": {
+        const hex = operands[0]!.slice(1, -1);
+        const text = decodeWinAnsi(Buffer.from(hex, "hex"));
+        const { name, font: metrics } = await baseFont(font.key);
+        const [x, y] = apply(multiply(tm, ctm), 0, 0);
+        // Character by character: widthOfTextAtSize applies kerning, which a Tj string does not get.
+        const width = [...text].reduce((sum, ch) => sum + metrics.widthOfTextAtSize(ch, font.size), 0);
+        // Ascender and descender of the standard fonts are within 0.8 and 0.25 of the size.
+        runs.push({ text, font: name, size: font.size, fill, left: x, right: x + width, bottom: y - 0.25 * font.size, top: y + 0.8 * font.size });
+        break;
+      }
+      case "Do": {
+        const stream = xObjects.lookup(PDFName.of(operands[0]!.slice(1)));
+        if (!(stream instanceof PDFRawStream) || stream.dict.lookup(PDFName.of("Subtype"), PDFName).decodeText() !== "Image") break;
+        const [left, bottom] = apply(ctm, 0, 0);
+        const [right, top] = apply(ctm, 1, 1);
+        images.push({ stream, left, bottom, right, top });
+        break;
+      }
+    }
+    operands = [];
+  }
+  return { doc, runs, images };
+}
+
+// Bytes 0x80-0x9F of WinAnsi (Node's TextDecoder reads "windows-1252" as Latin-1); the rest is Latin-1.
+const WIN_ANSI_80_9F = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ";
+const decodeWinAnsi = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => (b >= 0x80 && b <= 0x9f ? WIN_ANSI_80_9F[b - 0x80]! : String.fromCharCode(b))).join("");
+
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.bottom < b.top && b.bottom < a.top;
+
+describe("certificate PDF", () => {
+  it("is one A4 portrait page whose metadata names the passport", async () => {
+    const input = certificate();
+    const bytes = await renderCertificatePdf(input);
+
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).to.equal("%PDF-");
+    expect(bytes.length).to.be.below(200 * 1024);
+    const { doc } = await readPage(bytes);
+    expect(doc.getPageCount()).to.equal(1);
+    const { width, height } = doc.getPage(0).getSize();
+    expect([width, height]).to.deep.equal(PageSizes.A4);
+    expect(doc.getTitle()).to.include(input.uid);
+    expect(doc.getKeywords()).to.include(input.uid).and.to.include(input.txHash);
+    expect(doc.getSubject()).to.include(input.product.name);
+    expect(doc.getAuthor()).to.equal("Aurora Threads");
+    expect(doc.getProducer()).to.equal("Passport Registry");
+    // PDF dates keep whole seconds; neither date is "now", or re-rendering would change the bytes.
+    expect(doc.getCreationDate()?.toISOString()).to.equal("2025-03-14T09:26:53.000Z");
+    expect(doc.getModificationDate()?.toISOString()).to.equal("2025-03-14T09:26:53.000Z");
+  });
+
+  it("prints the product, the chain record in full and how to verify it", async () => {
+    const input = certificate();
+    const { runs } = await readPage(await renderCertificatePdf(input));
+    // Long values wrap onto consecutive lines, so they are looked for in the lines joined without separators.
+    const joined = runs.map((run) => run.text).join("");
+    const prose = runs.map((run) => run.text).join(" ");
+
+    expect(prose).to.include(CERTIFICATE_TITLE);
+    for (const value of [
+      input.brand.name, input.product.name, input.product.sku, input.product.category, input.uid, input.tokenId,
+      input.contractAddress, input.txHash, input.dataHash, input.certificateUrl, input.explorerUrl,
+    ]) {
+      expect(joined).to.include(value);
+    }
+    expect(prose).to.include("polygon-amoy (chain id 80002)");
+    expect(prose).to.include("2025-03-14T09:26:53Z");
+    expect(prose).to.include("3.25 kg CO2e, rating B");
+    expect(prose).to.include("HOW TO VERIFY");
+    expect(prose).to.match(/canonical JSON \(RFC 8785\).*keccak256/);
+    expect(joined).to.include("https://passports.example.eu/api/dpp/04A2B3C4D5E6F7");
+  });
+
+  it("leaves the carbon line out when there is no carbon figure", async () => {
+    const { runs } = await readPage(await renderCertificatePdf(certificate({ carbon: undefined })));
+    const prose = runs.map((run) => run.text).join(" ");
+    expect(prose).to.include("DATA HASH");
+    expect(prose).not.to.include("CARBON");
+    expect(prose).not.to.include("CO2e");
+  });
+
+  it("draws a QR code of the certificate URL clear of the text", async () => {
+    const input = certificate();
+    const bytes = await renderCertificatePdf(input);
+    expect(Buffer.from(bytes).toString("latin1")).to.include("/Subtype /Image");
+
+    const { runs, images } = await readPage(bytes);
+    expect(images).to.have.length(1);
+    const [qr] = images;
+    const side = qr!.right - qr!.left;
+    expect(side).to.be.closeTo(qr!.top - qr!.bottom, 0.01);
+    expect(side, "about 4 cm, large enough to scan from print").to.be.at.least(110);
+    for (const run of runs) expect(overlaps(run, qr!), `"${run.text}" is under the QR code`).to.equal(false);
+    const caption = runs.filter((run) => Math.abs(run.left - qr!.left) < 0.01 && run.top <= qr!.bottom && run.top > qr!.bottom - 60);
+    expect(caption.map((run) => run.text).join(""), "the link printed under the code").to.include(input.certificateUrl);
+
+    // No QR decoder is installed, but the code is a pure function of the text: sample the centre of every module of
+    // the embedded bitmap and compare it with the matrix of the certificate URL.
+    const pixels = inflateSync(qr!.stream.contents);
+    const width = qr!.stream.dict.lookup(PDFName.of("Width"), PDFNumber).asNumber();
+    const { modules } = QRCode.create(input.certificateUrl, { errorCorrectionLevel: "M" });
+    const margin = 1;
+    const cells = modules.size + 2 * margin;
+    const mismatches: string[] = [];
+    for (let row = 0; row < modules.size; row++) {
+      for (let col = 0; col < modules.size; col++) {
+        const px = Math.floor(((col + margin + 0.5) * width) / cells);
+        const py = Math.floor(((row + margin + 0.5) * width) / cells);
+        const dark = pixels[(py * width + px) * 3]! < 128;
+        if (dark !== Boolean(modules.get(row, col))) mismatches.push(`${row},${col}`);
+      }
+    }
+    expect(mismatches).to.deep.equal([]);
+  });
+
+  it("renders the same bytes every time, as the caller's ETag assumes", async () => {
+    const first = await renderCertificatePdf(certificate());
+    const second = await renderCertificatePdf(certificate());
+    expect(Buffer.from(second).equals(Buffer.from(first))).to.equal(true);
+  });
+
+  it("keeps every line on the page, 24 pt from the edges, and no two lines on top of each other", async () => {
+    const input = certificate({
+      brand: { name: "Maison de Haute Couture et de Prêt-à-Porter Internationale Société Anonyme Holding", slug: "maison" },
+      product: { name: "Organic ".repeat(40), sku: "SKU-".repeat(30), category: "home-textile ".repeat(12) },
+      network: "polygon-amoy-with-an-unusually-long-network-name-for-the-test",
+      certificateUrl: `https://passports.example-registry.eu/a/long/prefix/dpp-certificate/04A2B3C4D5E6F7?utm_source=${"x".repeat(60)}`,
+      explorerUrl: `https://amoy.polygonscan.com/tx/${TX_HASH}?extra=${"y".repeat(120)}`,
+    });
+    const { runs } = await readPage(await renderCertificatePdf(input));
+    const [pageWidth, pageHeight] = PageSizes.A4;
+    const safe = 24;
+
+    for (const run of runs) {
+      expect(run.left, `"${run.text}"`).to.be.at.least(safe);
+      expect(run.right, `"${run.text}"`).to.be.at.most(pageWidth - safe);
+      expect(run.bottom, `"${run.text}"`).to.be.at.least(safe);
+      expect(run.top, `"${run.text}"`).to.be.at.most(pageHeight - safe);
+    }
+    for (const [i, a] of runs.entries()) {
+      for (const b of runs.slice(i + 1)) expect(overlaps(a, b), `"${a.text}" overlaps "${b.text}"`).to.equal(false);
+    }
+    // Wrapped, not cut: the identifiers a verifier has to copy are there in full.
+    const joined = runs.map((run) => run.text).join("");
+    for (const value of [input.tokenId, input.txHash, input.dataHash, input.contractAddress]) expect(joined).to.include(value);
+  });
+
+  it("wraps a 300-character product name to two lines ending in an ellipsis", async () => {
+    const name = "Zephyrweave ".repeat(25).trim();
+    expect(name.length).to.be.at.least(299);
+    const { runs } = await readPage(await renderCertificatePdf(certificate({ product: { name, sku: "Z-1", category: "shirt" } })));
+    const lines = runs.filter((run) => run.text.includes("Zephyrweave"));
+    expect(lines).to.have.length(2);
+    // Broken between words, not inside one.
+    expect(lines[0]!.text).to.match(/^(Zephyrweave )*Zephyrweave$/);
+    expect(lines[1]!.text).to.match(/^(Zephyrweave )*Zephyrweave…$/);
+  });
+
+  it("replaces characters the standard fonts cannot encode instead of failing", async () => {
+    const name = "Café ≈ 東京 🌿 Łódź\nline\ttwo\u0000";
+    const bytes = await renderCertificatePdf(
+      certificate({ brand: { name, slug: "cafe" }, product: { name, sku: "☃-1", category: "🧥" } }),
+    );
+    const { doc, runs } = await readPage(bytes);
+    const texts = runs.map((run) => run.text);
+    // Latin-1 letters survive; CJK and emoji become "?", "≈" and "Ł" their closest ASCII, control characters spaces.
+    expect(texts).to.include("Café ~ ?? ? Lódz line two");
+    expect(texts).to.include("?-1");
+    // Document metadata is UTF-16 and keeps the original name.
+    expect(doc.getAuthor()).to.equal(name);
+  });
+
+  it("writes the brand name in white on a dark brand colour and in black on a light one", async () => {
+    const brandFill = async (primaryColor?: string) => {
+      const { runs } = await readPage(await renderCertificatePdf(certificate({ brand: { name: "Aurora Threads", slug: "a", primaryColor } })));
+      return runs.find((run) => run.text === "Aurora Threads")!.fill;
+    };
+    expect(await brandFill("#0E1A40")).to.deep.equal([1, 1, 1]);
+    expect(await brandFill("#F5E663")).to.deep.equal([0, 0, 0]);
+  });
+
+  it("falls back to the default colour when the brand colour is malformed", async () => {
+    const withColour = (primaryColor?: string) =>
+      renderCertificatePdf(certificate({ brand: { name: "Aurora Threads", slug: "a", primaryColor } }));
+    const fallback = Buffer.from(await withColour(undefined));
+    expect(Buffer.from(await withColour("red")).equals(fallback)).to.equal(true);
+    expect(Buffer.from(await withColour("#12345")).equals(fallback)).to.equal(true);
+    expect(Buffer.from(await withColour("#123456")).equals(fallback)).to.equal(false);
+  });
+});
