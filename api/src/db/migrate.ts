@@ -4,6 +4,9 @@ import type { Knex } from "knex";
 import * as initial from "./migrations/001-initial";
 import * as authAndScans from "./migrations/002-auth-and-scans";
 import * as supplyChainDetails from "./migrations/003-supply-chain-details";
+import * as metering from "./migrations/004-metering";
+import * as webhooks from "./migrations/005-webhooks";
+import * as idempotency from "./migrations/006-idempotency";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -11,6 +14,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "001-initial": initial,
   "002-auth-and-scans": authAndScans,
   "003-supply-chain-details": supplyChainDetails,
+  "004-metering": metering,
+  "005-webhooks": webhooks,
+  "006-idempotency": idempotency,
 };
 
 const source: Knex.MigrationSource<string> = {

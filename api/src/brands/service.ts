@@ -1,0 +1,172 @@
+// Brand accounts and their API keys: creation, keys shown once and stored hashed, rotation, revocation, plans, limits.
+import { generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
+import type { Knex } from "../db/knex";
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
+import { isPlanName, overrideProblems, PLAN_NAMES, type LimitOverrides } from "../plans/catalogue";
+import {
+  brandExistsWith,
+  findApiKeys,
+  findBrandBySlug,
+  findBrandByKeyHash,
+  insertApiKey,
+  insertBrand,
+  listApiKeys,
+  revokeApiKey,
+  touchApiKey,
+  updateBrand,
+  type ApiKeyRecord,
+  type BrandRecord,
+  type BrandStatus,
+} from "./repo";
+
+export type { ApiKeyRecord, BrandRecord, BrandStatus };
+export { listBrands } from "./repo";
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+/** The prefix of the brand's product UIDs (`<PREFIX>-<CODE>`), upper case, as the UID pattern allows. */
+export const UID_PREFIX_PATTERN = /^[A-Z0-9]{2,10}$/;
+const NAME_MAX = 120;
+const LABEL_MAX = 60;
+/** A rotated key may stay valid for at most a week, long enough to roll a deployment, short enough to matter. */
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+/** Longer than any key this service issues (pr_live_ + 43 characters) or an operator would choose. */
+export const MAX_KEY_LENGTH = 200;
+
+/** A key as shown once, at creation. */
+export type IssuedKey = { key: string; id: number; prefix: string; label: string | null; createdAt: Date };
+
+export type NewBrand = { slug: string; name: string; uidPrefix: string; plan?: string; limitOverrides?: LimitOverrides; keyLabel?: string };
+
+export async function createBrand(db: Knex, input: NewBrand): Promise<{ brand: BrandRecord; key: IssuedKey }> {
+  const uidPrefix = input.uidPrefix.trim().toUpperCase();
+  const plan = input.plan ?? "starter";
+  const problems: ErrorDetail[] = [];
+  if (!SLUG_PATTERN.test(input.slug)) problems.push({ field: "slug", problem: "must be 1-40 lower-case letters, digits or inner hyphens" });
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > NAME_MAX) problems.push({ field: "name", problem: `must have 1 to ${NAME_MAX} characters` });
+  if (!UID_PREFIX_PATTERN.test(uidPrefix)) problems.push({ field: "uid_prefix", problem: "must be 2-10 letters or digits" });
+  if (!isPlanName(plan)) problems.push({ field: "plan", problem: `must be one of ${PLAN_NAMES.join(", ")}` });
+  for (const problem of overrideProblems(input.limitOverrides ?? {})) problems.push({ field: "limits", problem });
+  problems.push(...labelProblems(input.keyLabel));
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  return db.transaction(async (trx) => {
+    const brand = await insertBrand(trx, { slug: input.slug, name, uidPrefix, plan, limitOverrides: input.limitOverrides });
+    if (!brand) {
+      if (await brandExistsWith(trx, "slug", input.slug)) throw new ConflictError(`A brand with slug "${input.slug}" exists already.`);
+      throw new ConflictError(`UID prefix ${uidPrefix} belongs to another brand.`);
+    }
+    const key = await addKey(trx, brand.id, input.keyLabel ?? "first key");
+    return { brand, key };
+  });
+}
+
+export async function getBrand(db: Knex, slug: string): Promise<BrandRecord> {
+  const brand = SLUG_PATTERN.test(slug) ? await findBrandBySlug(db, slug) : undefined;
+  if (!brand) throw new NotFoundError(`Brand "${slug}"`);
+  return brand;
+}
+
+export async function issueKey(db: Knex, slug: string, label?: string): Promise<IssuedKey> {
+  const problems = labelProblems(label);
+  if (problems.length > 0) throw new ValidationError(problems);
+  const brand = await getBrand(db, slug);
+  return addKey(db, brand.id, label ?? null);
+}
+
+export async function listKeys(db: Knex, slug: string): Promise<ApiKeyRecord[]> {
+  const brand = await getBrand(db, slug);
+  return listApiKeys(db, brand.id);
+}
+
+/** Revokes one key of the brand, named by id or by (the start of) its prefix; revoking a revoked key is a no-op. */
+export async function revokeKey(db: Knex, slug: string, ref: string): Promise<ApiKeyRecord> {
+  const brand = await getBrand(db, slug);
+  const key = await resolveKey(db, brand.id, ref);
+  return revokeApiKey(db, key.id);
+}
+
+/**
+ * Issues a new key and revokes the old one, at once or after `graceSeconds` so running deployments can switch over.
+ * Both happen in one transaction: there is never a moment with neither key valid.
+ */
+export async function rotateKey(
+  db: Knex,
+  slug: string,
+  ref: string,
+  options: { graceSeconds?: number; label?: string } = {},
+): Promise<{ key: IssuedKey; revoked: ApiKeyRecord }> {
+  const grace = options.graceSeconds ?? 0;
+  const problems = labelProblems(options.label);
+  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
+    problems.push({ field: "grace", problem: `must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS}` });
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  const brand = await getBrand(db, slug);
+  return db.transaction(async (trx) => {
+    const old = await resolveKey(trx, brand.id, ref);
+    if (old.revokedAt && old.revokedAt.getTime() <= Date.now()) throw new ConflictError(`Key ${old.prefix}… (id ${old.id}) is revoked already.`);
+    const key = await addKey(trx, brand.id, options.label ?? old.label);
+    const revoked = await revokeApiKey(trx, old.id, grace);
+    return { key, revoked };
+  });
+}
+
+export async function setBrandStatus(db: Knex, slug: string, status: BrandStatus): Promise<BrandRecord> {
+  const brand = await getBrand(db, slug);
+  return updateBrand(db, brand.id, { status });
+}
+
+export async function setBrandPlan(db: Knex, slug: string, plan: string): Promise<BrandRecord> {
+  if (!isPlanName(plan)) throw new ValidationError([{ field: "plan", problem: `must be one of ${PLAN_NAMES.join(", ")}` }]);
+  const brand = await getBrand(db, slug);
+  return updateBrand(db, brand.id, { plan });
+}
+
+/** Merges `overrides` into the brand's custom limits (a custom SLA); `clear` drops every override first. */
+export async function setLimitOverrides(
+  db: Knex,
+  slug: string,
+  overrides: Record<string, unknown>,
+  options: { clear?: boolean } = {},
+): Promise<BrandRecord> {
+  const problems = overrideProblems(overrides);
+  if (problems.length > 0) throw new ValidationError(problems.map((problem) => ({ field: "limits", problem })));
+  const brand = await getBrand(db, slug);
+  const merged = { ...(options.clear ? {} : brand.limitOverrides), ...overrides };
+  return updateBrand(db, brand.id, { limitOverrides: merged });
+}
+
+/** The brand a presented key belongs to, if the key is in force; the caller decides what a miss means. */
+export async function brandForKey(db: Knex, presentedKey: string): Promise<BrandRecord | undefined> {
+  if (presentedKey.length === 0 || presentedKey.length > MAX_KEY_LENGTH) return undefined;
+  const hash = hashApiKey(presentedKey);
+  const found = await findBrandByKeyHash(db, hash);
+  // The index found the row by hash; the constant-time comparison keeps the final decision free of timing signals.
+  if (!found || !sameHash(found.keyHash, hash)) return undefined;
+  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) await touchApiKey(db, found.keyId);
+  return found.brand;
+}
+
+async function addKey(db: Knex, brandId: number, label: string | null): Promise<IssuedKey> {
+  const generated = generateApiKey();
+  const row = await insertApiKey(db, { brandId, prefix: generated.prefix, hash: generated.hash, label });
+  return { key: generated.key, id: row.id, prefix: row.prefix, label: row.label, createdAt: row.createdAt };
+}
+
+/** A key reference is its numeric id or the start of its prefix (as list-keys shows it, at least 4 characters). */
+async function resolveKey(db: Knex, brandId: number, ref: string): Promise<ApiKeyRecord> {
+  const trimmed = ref.trim().replace(/…$/, "");
+  let matches: ApiKeyRecord[];
+  if (/^[0-9]{1,9}$/.test(trimmed)) matches = await findApiKeys(db, brandId, { id: Number(trimmed) });
+  else if (trimmed.length >= 4 && trimmed.length <= 40) matches = await findApiKeys(db, brandId, { prefix: trimmed });
+  else throw new ValidationError([{ field: "key", problem: "must be a key id or a key prefix of at least 4 characters" }]);
+  if (matches.length === 0) throw new NotFoundError(`Key "${trimmed}" of this brand`);
+  if (matches.length > 1) throw new ConflictError(`"${trimmed}" matches ${matches.length} keys of this brand; name one by its id.`);
+  return matches[0]!;
+}
+
+function labelProblems(label: string | undefined | null): ErrorDetail[] {
+  if (label === undefined || label === null) return [];
+  return label.length > LABEL_MAX ? [{ field: "label", problem: `must have at most ${LABEL_MAX} characters` }] : [];
+}

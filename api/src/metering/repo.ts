@@ -1,0 +1,71 @@
+// SQL for usage meters. Limits are enforced by one conditional upsert per counter, so Postgres, not the process,
+// decides who gets the last unit: concurrent requests past a limit are admitted exactly up to the limit.
+import type { Knex } from "../db/knex";
+
+export type MonthlyMeter = "api_calls" | "certs" | "scans" | "carbon_ratings";
+
+type CountRow = { n: number };
+
+/**
+ * Adds one to a brand's monthly meter when it is below `limit` (null: no limit) and returns the new count, or
+ * undefined when the limit is reached. The row stays locked until the caller's transaction ends.
+ */
+export async function incrementMonthly(
+  db: Knex,
+  brandId: number,
+  period: string,
+  meter: MonthlyMeter,
+  limit: number | null,
+): Promise<number | undefined> {
+  if (limit !== null && limit <= 0) return undefined;
+  const { rows } = await db.raw<{ rows: CountRow[] }>(
+    `INSERT INTO app.usage_monthly AS u (brand_id, period, meter, count) VALUES (?, ?, ?, 1)
+     ON CONFLICT (brand_id, period, meter) DO UPDATE SET count = u.count + 1
+     WHERE ?::int IS NULL OR u.count < ?::int
+     RETURNING count AS n`,
+    [brandId, period, meter, limit, limit],
+  );
+  return rows[0]?.n;
+}
+
+/** Gives one unit back (work that was counted and then failed); never goes below zero. */
+export async function decrementMonthly(db: Knex, brandId: number, period: string, meter: MonthlyMeter): Promise<void> {
+  await db("app.usage_monthly").where({ brand_id: brandId, period, meter }).where("count", ">", 0).decrement("count", 1);
+}
+
+export type CallOutcome = { outcome: "admitted" | "hourly_limit" | "monthly_limit"; calls: number; requests: number };
+
+/**
+ * Meters one API call through app.meter_call (migration 004): monthly then hourly counter, the endpoint's count,
+ * all in one statement. Returns the outcome with the monthly call count and this hour's request count after it.
+ */
+export async function meterCallRow(
+  db: Knex,
+  call: { brandId: number; period: string; hour: Date; endpoint: string; monthlyLimit: number; hourlyLimit: number; pruneBefore: Date },
+): Promise<CallOutcome> {
+  const { rows } = await db.raw<{ rows: CallOutcome[] }>("SELECT outcome, calls, requests FROM app.meter_call(?, ?, ?, ?, ?, ?, ?)", [
+    call.brandId,
+    call.period,
+    call.hour,
+    call.endpoint,
+    call.monthlyLimit,
+    call.hourlyLimit,
+    call.pruneBefore,
+  ]);
+  return rows[0]!;
+}
+
+export async function readMonthly(db: Knex, brandId: number, period: string): Promise<Record<MonthlyMeter, number>> {
+  const rows = await db("app.usage_monthly").where({ brand_id: brandId, period }).select<Array<{ meter: MonthlyMeter; count: number }>>("meter", "count");
+  const counts: Record<MonthlyMeter, number> = { api_calls: 0, certs: 0, scans: 0, carbon_ratings: 0 };
+  for (const row of rows) counts[row.meter] = row.count;
+  return counts;
+}
+
+/** Calls per endpoint in the period, busiest first. */
+export async function readEndpoints(db: Knex, brandId: number, period: string): Promise<Array<{ endpoint: string; calls: number }>> {
+  return db("app.usage_endpoints")
+    .where({ brand_id: brandId, period })
+    .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
+    .select<Array<{ endpoint: string; calls: number }>>("endpoint", "calls");
+}

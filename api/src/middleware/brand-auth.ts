@@ -1,0 +1,63 @@
+// Authenticates v1 requests: a brand API key (Authorization: Bearer) and the brand's slug (X-Service-Brand).
+import type { Middleware } from "koa";
+import type { AppDeps, AppState } from "../app";
+import { assertNotLocked, recordFailure, sleep, type ThrottlePolicy } from "../auth/throttle";
+import { brandForKey } from "../brands/service";
+import { BrandInactiveError, InvalidKeyError, MissingKeyError } from "../errors";
+import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
+
+export type BrandContext = {
+  id: number;
+  slug: string;
+  name: string;
+  uidPrefix: string;
+  status: "active" | "suspended";
+  plan: string;
+  limits: EffectiveLimits;
+};
+
+/**
+ * Invalid keys from one client address. Keys are 256-bit random values, so this is not about guessing them: it
+ * stops a client stuck on a revoked key (or a scanner) from costing a key lookup per request. Integrations behind
+ * one NAT address share the budget, so it refuses only at a rate no working integration reaches: slowed after 10
+ * invalid keys in 10 minutes, refused (429 RATE_LIMIT, Retry-After) for 10 minutes at 50.
+ */
+export const API_KEY_CLIENT_POLICY: ThrottlePolicy = { windowSeconds: 600, slowAfter: 10, lockAfter: 50, lockSeconds: 600 };
+
+const BEARER = /^Bearer(?:\s+(\S*))?\s*$/i;
+
+/**
+ * Order: a locked client address is refused before any key lookup; then MISSING_KEY (nothing to check, not a
+ * failure); then the key and slug, any mismatch being INVALID_KEY (the same answer for an unknown key, a revoked
+ * key and a key of another brand, so the answer tells nothing about other brands); last BRAND_INACTIVE, which
+ * only the holder of a valid key learns.
+ */
+export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
+  return async (ctx, next) => {
+    const header = ctx.get("Authorization").trim();
+    const bearer = BEARER.exec(header);
+    if (header === "" || (bearer && !bearer[1])) throw new MissingKeyError();
+
+    const clientKey = `apikey:ip:${ctx.ip}`;
+    await assertNotLocked(deps.db, [clientKey]);
+    const slug = ctx.get("X-Service-Brand").trim().toLowerCase();
+    const brand = bearer && slug ? await brandForKey(deps.db, bearer[1]!) : undefined;
+    if (!brand || brand.slug !== slug) {
+      const delayMs = await recordFailure(deps.db, [{ key: clientKey, policy }]);
+      await sleep(delayMs);
+      throw new InvalidKeyError();
+    }
+    if (brand.status !== "active") throw new BrandInactiveError();
+
+    ctx.state.brand = {
+      id: brand.id,
+      slug: brand.slug,
+      name: brand.name,
+      uidPrefix: brand.uidPrefix,
+      status: brand.status,
+      plan: brand.plan,
+      limits: effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }),
+    };
+    await next();
+  };
+}
