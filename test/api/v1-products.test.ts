@@ -163,6 +163,29 @@ describe("brand API v1: products and certificates", () => {
       expect(after).to.equal(before + 1);
     });
 
+    it("combines concurrent issuances into shared transactions, each passport with its own data hash", async function () {
+      this.timeout(120_000);
+      const uids: string[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        uids.push((await json(await call(brandA, "POST", "/products", { ...product, sku: `BATCH-${i}`, name: `Batch tee ${i}` }))).data.uid);
+      }
+      const replies = await Promise.all(uids.map((uid) => call(brandA, "POST", "/certs/issue", { uid })));
+      expect(replies.map((r) => r.status)).to.deep.equal(uids.map(() => 201));
+      const issued = await Promise.all(replies.map(async (r) => (await json(r)).data));
+      const transactions = new Set(issued.map((d: { tx_hash: string }) => d.tx_hash));
+      // The first goes out alone; the others queue behind it and share batch transactions.
+      expect(transactions.size).to.be.lessThan(uids.length);
+      for (const data of issued) {
+        expect(await stack.contracts.passport.dataHashOf(data.token_id)).to.equal(data.data_hash);
+      }
+      await waitForIndexer(stack);
+      for (const uid of uids) {
+        const record = await json(await fetch(`${base}/api/dpp/${uid}`));
+        expect(record.blockchain.verified, uid).to.equal(true);
+        expect(record.blockchain.data_hash_matches, uid).to.equal(true);
+      }
+    });
+
     it("returns carbon and warranty data (spec 2.7)", async () => {
       const res = await call(brandA, "GET", `/products/${uid}/enrichment`);
       expect(res.status).to.equal(200);

@@ -4,15 +4,23 @@ import type { JsonRpcProvider } from "ethers";
 import type { Config } from "../config";
 import { ServiceUnavailableError } from "../errors";
 import { connectContracts, readDeploymentFile, type Contracts } from "./contracts";
+import { MintBatcher } from "./mint-batcher";
 import { SharedWallet } from "./signer";
 
-export type ChainAccess = { wallet: SharedWallet; contracts: () => Contracts };
+export type ChainAccess = {
+  wallet: SharedWallet;
+  contracts: () => Contracts;
+  /** The one path for passport mints: batches concurrent mints into one transaction. */
+  mints: () => MintBatcher;
+};
 
 export function createChainAccess(config: Config, provider: JsonRpcProvider): ChainAccess {
   const wallet = new SharedWallet(provider, config.signerPrivateKey);
   let contracts: Contracts | undefined;
-  return {
+  let mints: MintBatcher | undefined;
+  const access: ChainAccess = {
     wallet,
+    mints: () => (mints ??= new MintBatcher(wallet, access.contracts().passport)),
     contracts: () => {
       if (!contracts) {
         try {
@@ -24,4 +32,5 @@ export function createChainAccess(config: Config, provider: JsonRpcProvider): Ch
       return contracts;
     },
   };
+  return access;
 }

@@ -38,11 +38,7 @@ type IssuanceRow = {
 };
 
 const RECEIPT_TIMEOUT_MS = 60_000;
-/**
- * Gas limit of a mint to the custodian, which costs about 57,000 (.gas-snapshot); the margin covers a cold recipient
- * balance. A fixed limit saves an estimate round trip per certificate, and unused gas is not charged.
- */
-const MINT_GAS_LIMIT = 120_000n;
+
 const WAIT_FOR_OTHER_MS = 90_000;
 
 function toIssuance(row: IssuanceRow, created: boolean): Issuance {
@@ -93,13 +89,11 @@ export async function issuePassport(deps: AppDeps, product: ProductRow): Promise
 async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retaken: boolean): Promise<Issuance> {
   const { db, logger } = deps;
   const { passport } = deps.chain.contracts();
-  const wallet = deps.chain.wallet;
   try {
     // A retried passport may be on chain already (an earlier attempt's transaction landed late): adopt it.
     if (retaken && (await passport.exists(row.token_id))) return toIssuance(await settleFromChain(deps, row, product), true);
     const factoryId = product.factory_id === null ? 0 : Number(product.factory_id);
-    const call = await passport.mint.populateTransaction(wallet.address, row.token_id, factoryId, row.data_hash);
-    const tx = await wallet.sendCall(call, MINT_GAS_LIMIT);
+    const tx = await deps.chain.mints().mint({ tokenId: row.token_id, factoryId, dataHash: row.data_hash });
     await db("app.passports").where({ product_id: row.product_id }).update({ tx_hash: tx.hash, nonce: tx.nonce });
     const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
     if (!receipt || receipt.status !== 1) throw new Error(`mint transaction ${tx.hash} failed`);
