@@ -14,7 +14,7 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   // The port is chosen first so PUBLIC_BASE_URL, and every absolute URL the API returns, is right.
   const port = await freePort();
   const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env });
-  const db = createDb(config.databaseUrl, 5);
+  const db = createDb(config.databaseUrl, 10);
   await migrateLatest(db);
   const provider = createProvider(config.rpcUrl, config.chainId);
   const chain = createChainAccess(config, provider);

@@ -30,6 +30,11 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         status = error.status;
         code = HTTP_CODES[status] ?? "BAD_REQUEST";
         message = error.message;
+      } else if (isUnknownMethod(error)) {
+        // @koa/router throws 501 for a method no route implements (TRACE, PROPFIND…): the client's mistake, not ours.
+        status = 405;
+        code = "METHOD_NOT_ALLOWED";
+        message = `Method ${ctx.method} is not allowed.`;
       }
       if (status >= 500) {
         logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, "request failed");
@@ -43,4 +48,10 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
 function isExposedHttpError(error: unknown): error is { status: number; message: string } {
   const candidate = error as { status?: unknown; expose?: unknown };
   return typeof candidate?.status === "number" && candidate.status < 500 && candidate.expose === true;
+}
+
+/** The http-errors NotImplemented that allowedMethods({ throw: true }) throws; nothing else of ours answers 501. */
+function isUnknownMethod(error: unknown): boolean {
+  const candidate = error as { status?: unknown; name?: unknown };
+  return candidate?.status === 501 && candidate.name === "NotImplementedError";
 }

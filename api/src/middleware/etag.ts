@@ -2,10 +2,20 @@
 import { createHash } from "node:crypto";
 import type { Context } from "koa";
 
+/** A JSON body serialised once with its ETag, so a cached rendering is not serialised and hashed again per request. */
+export type RenderedJson = { json: string; etag: string };
+
+export function renderJson(body: unknown): RenderedJson {
+  const json = JSON.stringify(body);
+  return { json, etag: `W/"${createHash("sha1").update(json).digest("base64url")}"` };
+}
+
 /** Sets ctx.body to `body`, or answers 304 when the caller already holds this version. */
 export function sendWithEtag(ctx: Context, body: unknown, maxAgeSeconds: number): void {
-  const json = JSON.stringify(body);
-  const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;
+  sendRendered(ctx, renderJson(body), maxAgeSeconds);
+}
+
+export function sendRendered(ctx: Context, { json, etag }: RenderedJson, maxAgeSeconds: number): void {
   ctx.set("ETag", etag);
   ctx.set("Cache-Control", `public, max-age=${maxAgeSeconds}, stale-while-revalidate=30`);
   ctx.type = "application/json";

@@ -30,8 +30,32 @@ export function jsonBody(limitBytes = 64 * 1024): Middleware<AppState> {
       } catch {
         throw new ValidationError([{ field: "body", problem: "is not valid JSON" }]);
       }
+      const problem = unstorable(ctx.state.body);
+      if (problem) throw new ValidationError([{ field: problem.field, problem: problem.problem }]);
     }
     ctx.state.rawBody = raw;
     return next();
   };
+}
+
+/** Deeper than any request of ours: validators and serialisers recurse, so depth is bounded before they run. */
+const MAX_DEPTH = 32;
+// Postgres text and jsonb cannot hold U+0000, and a lone surrogate is not valid Unicode: both are refused up front,
+// for every endpoint, rather than failing (or being silently altered) where they are stored.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unstorable(value: unknown, path = "body", depth = 0): { field: string; problem: string } | undefined {
+  if (depth > MAX_DEPTH) return { field: path, problem: `nests deeper than ${MAX_DEPTH} levels` };
+  if (typeof value === "string") {
+    return UNSTORABLE.test(value) ? { field: path, problem: "contains a NUL character or invalid Unicode" } : undefined;
+  }
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = Array.isArray(value) ? `${path}[${key}]` : path === "body" ? key : `${path}.${key}`;
+    if (UNSTORABLE.test(key)) return { field: childPath, problem: "has a name with a NUL character or invalid Unicode" };
+    const found = unstorable(child, childPath, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -26,3 +26,19 @@ export function decodeCheckpoint(checkpoint: string): { indexedBlock: number; in
     indexedBlock: Number(checkpoint.slice(BLOCK_NUMBER_START, BLOCK_NUMBER_START + BLOCK_NUMBER_DIGITS)),
   };
 }
+
+const UNDEFINED_TABLE = "42P01";
+
+/**
+ * The indexer's state in one round trip, for hot read paths: undefined until the views exist. Not for use inside a
+ * transaction, where the failed read of a missing view would abort it (indexerState checks first instead).
+ */
+export async function latestIndexerState(db: Knex, onchainSchema: string): Promise<IndexerState> {
+  try {
+    const row = await db.withSchema(onchainSchema).table("_ponder_checkpoint").first<{ latest_checkpoint: string } | undefined>("latest_checkpoint");
+    return row ? decodeCheckpoint(row.latest_checkpoint) : undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) return undefined;
+    throw error;
+  }
+}

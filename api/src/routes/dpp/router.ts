@@ -1,8 +1,9 @@
 // GET /api/dpp/:uid (spec 4.1): the public passport of an NFC tag UID.
 import Router from "@koa/router";
 import type { AppDeps, AppState } from "../../app";
-import { sendWithEtag } from "../../middleware/etag";
+import { renderJson, sendRendered, type RenderedJson } from "../../middleware/etag";
 import { validateParams } from "../../middleware/validate-params";
+import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { presentPublicPassport } from "./presenter";
 import { UID_PATTERN, uidParam } from "./schemas";
@@ -10,10 +11,18 @@ import { publicPassport } from "./service";
 
 export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
+  // A scanned tag is read in bursts: the rendered record (JSON and ETag) serves them for up to a second, and never
+  // once the indexer has moved on (indexed-read-cache.ts says what may be stale).
+  const records = new IndexedReadCache<RenderedJson>({ ttlMs: 1000, maxEntries: 1000 });
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
   router.get("/api/dpp/:uid", validateParams(uidParam), async (ctx) => {
-    const passport = await publicPassport(deps, ctx.params.uid!);
-    sendWithEtag(ctx, presentPublicPassport(deps.config, passport), 5);
+    const uid = ctx.params.uid!.toUpperCase();
+    const state = await indexer().catch(() => undefined);
+    const record = await records.read(uid, state?.indexedBlock, async () =>
+      renderJson(presentPublicPassport(deps.config, await publicPassport(deps, uid, state))),
+    );
+    sendRendered(ctx, record, 5);
   });
 
   openapi.add({

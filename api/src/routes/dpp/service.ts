@@ -1,12 +1,12 @@
 // The public DPP record of a UID: stored product content, plus the chain's view of it from the indexer.
 import type { AppDeps } from "../../app";
 import { NotFoundError } from "../../errors";
-import { indexerState } from "../../onchain/indexer-state.repo";
+import { indexerState, type IndexerState } from "../../onchain/indexer-state.repo";
 import { findIndexedPassport, listSupplyChainEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../../onchain/passports.repo";
 import { fromViews } from "../../onchain/views";
 import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "../../passports/content";
 import { findProductByUid, type ProductRow } from "../../passports/repo";
-import { findFactory } from "../factories/repo";
+import { findFactories, findFactory } from "../factories/repo";
 
 export type PublicPassport = {
   product: ProductRow;
@@ -21,21 +21,27 @@ export type PublicPassport = {
   contractAddress: string | null;
 };
 
-export async function publicPassport(deps: AppDeps, uid: string): Promise<PublicPassport> {
+/** `state`: the indexer's state when the caller has read it already (the cached route has), else read here. */
+export async function publicPassport(deps: AppDeps, uid: string, state?: IndexerState): Promise<PublicPassport> {
   const product = await findProductByUid(deps.db, uid);
   if (!product) throw new NotFoundError("Passport");
   const schema = deps.config.onchainSchema;
   const content = passportContentFor(product);
   const tokenId = tokenIdOf(product.uid);
-  const [indexed, state, events, factory] = await Promise.all([
+  const [indexed, indexer, events, factory] = await Promise.all([
     fromViews(() => findIndexedPassport(deps.db, schema, tokenId)).catch(() => undefined),
-    indexerState(deps.db, schema).catch(() => undefined),
+    state ?? indexerState(deps.db, schema).catch(() => undefined),
     fromViews(() => listSupplyChainEvents(deps.db, schema, tokenId)).catch(() => []),
     product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
   ]);
+  // The factories of the supply chain besides the manufacturer, in one query however many there are.
+  const eventFactoryIds = [...new Set(events.map((e) => e.factoryId))];
+  const others = eventFactoryIds.filter((id) => id !== factory?.factoryId);
+  const records = others.length === 0 ? [] : await fromViews(() => findFactories(deps.db, schema, others)).catch(() => []);
+  const byId = new Map([...records, ...(factory ? [factory] : [])].map((record) => [record.factoryId, record]));
   const factoryNames = new Map<number, { name: string | null; city: string | null; country: string | null }>();
-  for (const id of new Set(events.map((e) => e.factoryId))) {
-    const record = id === factory?.factoryId ? factory : await fromViews(() => findFactory(deps.db, schema, id)).catch(() => undefined);
+  for (const id of eventFactoryIds) {
+    const record = byId.get(id);
     factoryNames.set(id, { name: record?.name ?? null, city: record?.city ?? null, country: record?.country ?? null });
   }
   return {
@@ -44,7 +50,7 @@ export async function publicPassport(deps: AppDeps, uid: string): Promise<Public
     computedHash: dataHashOf(content),
     tokenId,
     indexed,
-    indexedBlock: state?.indexedBlock,
+    indexedBlock: indexer?.indexedBlock,
     events,
     factoryVerified: factory?.registered ? factory.verified : undefined,
     factoryNames,

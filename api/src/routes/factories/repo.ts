@@ -40,30 +40,35 @@ type Row = {
   last_activity_at: string | null;
 };
 
+/** The columns of a FactoryRecord; `id` names the expression that holds the factory id. */
+function columns(db: Knex, id: string) {
+  return [
+    db.raw(`${id}::text as factory_id`),
+    "p.name",
+    "p.city",
+    db.raw("coalesce(p.country, f.country) as country"),
+    "p.certifications as profile_certifications",
+    "p.product_types",
+    "p.capacity_units_per_month",
+    "p.min_order_units",
+    "p.lead_time_days",
+    db.raw("f.factory_id is not null as registered"),
+    "f.verified",
+    "f.certifications_mask",
+    "s.on_chain_events",
+    "s.passports_minted",
+    "s.supply_chain_events",
+    "s.last_activity_at",
+  ];
+}
+
 function query(db: Knex, schema: string) {
   // Every factory known either on chain or by profile; a full join keeps both sides.
   return db
     .from(db.raw("??.factory as f", [schema]))
     .fullOuterJoin("app.factory_profiles as p", "p.factory_id", "f.factory_id")
     .leftJoin(db.raw("??.factory_stats as s on s.factory_id = coalesce(f.factory_id, p.factory_id)", [schema]))
-    .select(
-      db.raw("coalesce(f.factory_id, p.factory_id)::text as factory_id"),
-      "p.name",
-      "p.city",
-      db.raw("coalesce(p.country, f.country) as country"),
-      "p.certifications as profile_certifications",
-      "p.product_types",
-      "p.capacity_units_per_month",
-      "p.min_order_units",
-      "p.lead_time_days",
-      db.raw("f.factory_id is not null as registered"),
-      "f.verified",
-      "f.certifications_mask",
-      "s.on_chain_events",
-      "s.passports_minted",
-      "s.supply_chain_events",
-      "s.last_activity_at",
-    );
+    .select(columns(db, "coalesce(f.factory_id, p.factory_id)"));
 }
 
 function toRecord(row: Row): FactoryRecord {
@@ -88,10 +93,23 @@ function toRecord(row: Row): FactoryRecord {
 }
 
 export async function findFactory(db: Knex, schema: string, factoryId: number): Promise<FactoryRecord | undefined> {
-  const row = await query(db, schema)
-    .where((q) => q.where("f.factory_id", factoryId).orWhere("p.factory_id", factoryId))
-    .first<Row | undefined>();
-  return row ? toRecord(row) : undefined;
+  return (await findFactories(db, schema, [factoryId]))[0];
+}
+
+/**
+ * The factories of `factoryIds` known on chain or by profile, in one query. The ids drive the joins, so each side is
+ * read by its key; filtering the full join of `query` by id would read every factory of both sides first.
+ */
+export async function findFactories(db: Knex, schema: string, factoryIds: number[]): Promise<FactoryRecord[]> {
+  if (factoryIds.length === 0) return [];
+  const rows = await db
+    .from(db.raw("unnest(?::bigint[]) as ids(id)", [factoryIds]))
+    .leftJoin(db.raw("??.factory as f on f.factory_id = ids.id", [schema]))
+    .leftJoin("app.factory_profiles as p", "p.factory_id", "ids.id")
+    .leftJoin(db.raw("??.factory_stats as s on s.factory_id = ids.id", [schema]))
+    .whereRaw("(f.factory_id is not null or p.factory_id is not null)")
+    .select(columns(db, "ids.id"));
+  return (rows as Row[]).map(toRecord);
 }
 
 export async function listFactories(db: Knex, schema: string): Promise<FactoryRecord[]> {

@@ -1,6 +1,7 @@
 // GET /api/factory/:id/reputation (spec 4.2).
 import Router from "@koa/router";
 import type { AppDeps, AppState } from "../../app";
+import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { validateParams } from "../../middleware/validate-params";
 import { presentReputation } from "./presenter";
@@ -9,11 +10,18 @@ import { factoryReputation } from "./service";
 
 export function factoriesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
+  // The score moves with indexed blocks: a burst of reads is answered once per block and second (indexed-read-cache.ts).
+  const reputations = new IndexedReadCache<ReturnType<typeof presentReputation>>({ ttlMs: 1000, maxEntries: 1000 });
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
   router.get("/api/factory/:id/reputation", validateParams(factoryIdParam), async (ctx) => {
-    const factory = await factoryReputation(deps.db, deps.config.onchainSchema, Number(ctx.params.id));
+    const factoryId = Number(ctx.params.id);
+    const state = await indexer().catch(() => undefined);
+    const reputation = await reputations.read(String(factoryId), state?.indexedBlock, async () =>
+      presentReputation(await factoryReputation(deps.db, deps.config.onchainSchema, factoryId)),
+    );
     ctx.set("Cache-Control", "public, max-age=5");
-    ctx.body = presentReputation(factory);
+    ctx.body = reputation;
   });
 
   openapi.add({

@@ -3,7 +3,10 @@ import type { JsonSchema } from "../../validation";
 import { CERTIFICATION_CODES } from "../factories/reputation";
 import { UID_PATTERN } from "../dpp/schemas";
 
-const text = (maxLength: number): JsonSchema => ({ type: "string", minLength: 1, maxLength });
+/** Text Postgres can store as sent: no NUL (refused by text and jsonb) and no lone surrogate (refused by jsonb,
+ * silently replaced in text, which would break the hash of what was stored). Compiled with the "u" flag. */
+const STORABLE = "^[^\\u0000\\uD800-\\uDFFF]*$";
+const text = (maxLength: number): JsonSchema => ({ type: "string", minLength: 1, maxLength, pattern: STORABLE });
 
 export const registerFactoryBody: JsonSchema = {
   type: "object",
@@ -14,12 +17,13 @@ export const registerFactoryBody: JsonSchema = {
     name: text(120),
     city: text(80),
     country: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
-    certifications: { type: "array", maxItems: 7, uniqueItems: true, items: { enum: [...CERTIFICATION_CODES] } },
+    // Typed items keep uniqueItems from deep-comparing nested arrays (a stack overflow under the body limit).
+    certifications: { type: "array", maxItems: 7, uniqueItems: true, items: { type: "string", enum: [...CERTIFICATION_CODES] } },
     product_types: { type: "array", maxItems: 20, uniqueItems: true, items: { type: "string", pattern: "^[a-z][a-z-]{1,29}$", maxLength: 30 } },
     capacity_units_per_month: { type: "integer", minimum: 1, maximum: 100_000_000 },
     min_order_units: { type: "integer", minimum: 1, maximum: 10_000_000 },
     lead_time_days: { type: "integer", minimum: 1, maximum: 365 },
-    description: { type: "string", maxLength: 500 },
+    description: { type: "string", maxLength: 500, pattern: STORABLE },
     verified: { type: "boolean" },
   },
 };
@@ -52,8 +56,8 @@ export const supplyChainEventBody: JsonSchema = {
     details: {
       type: "object",
       maxProperties: 20,
-      propertyNames: { maxLength: 40 },
-      additionalProperties: { anyOf: [{ type: "string", maxLength: 500 }, { type: "number" }, { type: "boolean" }] },
+      propertyNames: { type: "string", maxLength: 40, pattern: STORABLE },
+      additionalProperties: { anyOf: [{ type: "string", maxLength: 500, pattern: STORABLE }, { type: "number" }, { type: "boolean" }] },
     },
   },
 };

@@ -1,0 +1,169 @@
+// `npm run bench:http`: autocannon against a bare Koa hello route and the public reads of a seeded local stack it starts
+// itself, each with the same connections and duration; prints req/s, p50, p99, non-2xx and each one's ratio to hello.
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import Router from "@koa/router";
+import autocannon from "autocannon";
+import Koa from "koa";
+import { freePort, waitFor } from "../lib/processes";
+import { startEmbeddedPostgres } from "../lib/postgres";
+import { seedDemo, type DemoState } from "../lib/seed";
+import { startStack, type Stack } from "../lib/stack";
+
+const CONNECTIONS = 50;
+const DURATION_S = positiveInteger("BENCH_DURATION", 10);
+/** Discarded run before each measured one: JIT, connection pools and Postgres' caches warm up. */
+const WARMUP_S = positiveInteger("BENCH_WARMUP", 2);
+/** What the public reads must reach, relative to the hello route. */
+const GOALS = { minRatioToHello: 0.3, maxP99Ms: 50 };
+
+/** One URL to load. `read: true` holds it to GOALS; more targets go into `targetsFor`. */
+export type Target = { name: string; url: string; headers?: Record<string, string>; read: boolean };
+
+type Figures = { reqPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; bytesPerRequest: number };
+
+function targetsFor(helloUrl: string, stack: Stack, demo: DemoState): Target[] {
+  const minted = demo.products.find((p) => p.minted);
+  if (!minted) throw new Error("the demo data has no minted product");
+  return [
+    { name: "hello (bare Koa + @koa/router)", url: `${helloUrl}/hello`, read: false },
+    { name: "GET /api/dpp/{uid}", url: `${stack.api.url}/api/dpp/${minted.uid}`, read: true },
+    { name: "GET /api/factory/{id}/reputation", url: `${stack.api.url}/api/factory/${demo.factory_ids[0]}/reputation`, read: true },
+  ];
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer number of seconds (got "${raw}")`);
+  return value;
+}
+
+/** The baseline: what Koa and the router cost with no database, no validation and no middleware of ours. */
+async function startHello(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = new Koa();
+  const router = new Router();
+  router.get("/hello", (ctx) => {
+    ctx.body = { hello: "world" };
+  });
+  app.use(router.routes());
+  const port = await freePort();
+  const server: Server = app.listen(port, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Resolves once /readyz reports the indexer at the chain head, so the reads serve indexed data. */
+async function indexerCaughtUp(stack: Stack): Promise<void> {
+  const head = await stack.wallet.wallet.provider!.getBlockNumber();
+  await waitFor(
+    "the indexer to reach the chain head",
+    async () => {
+      const res = await fetch(`${stack.api.url}/readyz`);
+      const body = (await res.json()) as { checks?: { indexer?: { indexed_block?: number } } };
+      return (body.checks?.indexer?.indexed_block ?? -1) >= head ? true : undefined;
+    },
+    120_000,
+    100,
+  );
+}
+
+async function load(target: Target, seconds: number): Promise<Figures> {
+  // One worker thread generates the load, so it does not share an event loop with the servers measured here.
+  const result = await autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds, workers: 1 });
+  const reqPerSec = result.requests.average;
+  return {
+    reqPerSec,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    bytesPerRequest: reqPerSec > 0 ? result.throughput.average / reqPerSec : 0,
+  };
+}
+
+function report(targets: Target[], figures: Figures[]): string[] {
+  const hello = figures[0]!;
+  const rows = targets.map((target, i) => {
+    const f = figures[i]!;
+    return [target.name, f.reqPerSec.toFixed(0), f.p50Ms.toFixed(1), f.p99Ms.toFixed(1), String(f.non2xx), String(f.errors), f.bytesPerRequest.toFixed(0), (f.reqPerSec / hello.reqPerSec).toFixed(2)];
+  });
+  const header = ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "bytes/resp", "ratio to hello"];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  const lines = [line(header), ...rows.map(line)];
+  lines.push("", `goals for the public reads: ratio to hello >= ${GOALS.minRatioToHello.toFixed(2)}, p99 <= ${GOALS.maxP99Ms} ms`);
+  if (hello.p99Ms > GOALS.maxP99Ms) {
+    lines.push(`  (hello itself has a p99 of ${hello.p99Ms.toFixed(1)} ms: the machine is busy, and the p99 goal says little in this run)`);
+  }
+  targets.forEach((target, i) => {
+    if (!target.read) return;
+    const f = figures[i]!;
+    const ratio = f.reqPerSec / hello.reqPerSec;
+    const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
+    lines.push(
+      `  ${target.name}: ratio ${ratio.toFixed(2)} ${verdict(ratio >= GOALS.minRatioToHello)}, p99 ${f.p99Ms.toFixed(1)} ms ${verdict(f.p99Ms <= GOALS.maxP99Ms)}` +
+        (f.non2xx + f.errors > 0 ? `, ${f.non2xx} non-2xx and ${f.errors} errors (figures not comparable)` : ""),
+    );
+  });
+  return lines;
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
+  chmodSync(dir, 0o755);
+  const stoppers: Array<() => Promise<void>> = [];
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    })());
+  // Ctrl-C stops Postgres, the chain and the indexer too, not only this process.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)));
+  try {
+    process.stdout.write("starting Postgres, chain, indexer and API…\n");
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
+    stoppers.push(pg.stop);
+    // A block a second, as `npm start` mines: the indexer works in the background as it would in local mode.
+    const stack = await startStack(pg.url("bench"), { blockIntervalMs: 1000 });
+    stoppers.push(stack.stop);
+    const demo = await seedDemo({ db: stack.api.db, wallet: stack.wallet, contracts: stack.contracts, previous: undefined, demoApiKey: undefined, log: () => undefined });
+    await indexerCaughtUp(stack);
+    const hello = await startHello();
+    stoppers.push(hello.close);
+
+    const targets = targetsFor(hello.url, stack, demo);
+    for (const target of targets) {
+      const res = await fetch(target.url, { headers: target.headers });
+      if (res.status !== 200) throw new Error(`${target.name} answers ${res.status}, not 200: ${(await res.text()).slice(0, 200)}`);
+    }
+    process.stdout.write(`autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per target after a ${WARMUP_S} s warm-up; Node ${process.version}, ${os.cpus().length} CPUs\n`);
+    const figures: Figures[] = [];
+    for (const target of targets) {
+      process.stdout.write(`  ${target.name}…\n`);
+      await load(target, WARMUP_S);
+      figures.push(await load(target, DURATION_S));
+    }
+    process.stdout.write(`\n${report(targets, figures).join("\n")}\n`);
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
