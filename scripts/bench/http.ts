@@ -7,6 +7,7 @@ import path from "node:path";
 import Router from "@koa/router";
 import autocannon from "autocannon";
 import Koa from "koa";
+import { setLimitOverrides } from "../../api/src/brands/service";
 import { freePort, waitFor } from "../lib/processes";
 import { startEmbeddedPostgres } from "../lib/postgres";
 import { seedDemo, type DemoState } from "../lib/seed";
@@ -19,8 +20,8 @@ const WARMUP_S = positiveInteger("BENCH_WARMUP", 2);
 /** What the public reads must reach, relative to the hello route. */
 const GOALS = { minRatioToHello: 0.3, maxP99Ms: 50 };
 
-/** One URL to load. `read: true` holds it to GOALS; more targets go into `targetsFor`. */
-export type Target = { name: string; url: string; headers?: Record<string, string>; read: boolean };
+/** One URL to load. `read: true` holds it to GOALS (`minRatio` replaces the ratio goal); more go into `targetsFor`. */
+export type Target = { name: string; url: string; headers?: Record<string, string>; read: boolean; minRatio?: number };
 
 type Figures = { reqPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; bytesPerRequest: number };
 
@@ -31,6 +32,14 @@ function targetsFor(helloUrl: string, stack: Stack, demo: DemoState): Target[] {
     { name: "hello (bare Koa + @koa/router)", url: `${helloUrl}/hello`, read: false },
     { name: "GET /api/dpp/{uid}", url: `${stack.api.url}/api/dpp/${minted.uid}`, read: true },
     { name: "GET /api/factory/{id}/reputation", url: `${stack.api.url}/api/factory/${demo.factory_ids[0]}/reputation`, read: true },
+    {
+      // Authenticated and metered: every request checks the key and counts against the brand's limits in Postgres.
+      name: "GET /api/v1/products/{uid}",
+      url: `${stack.api.url}/api/v1/products/${minted.uid}`,
+      headers: { Authorization: `Bearer ${demo.api_key}`, "X-Service-Brand": demo.brand_slug },
+      read: true,
+      minRatio: 0.25,
+    },
   ];
 }
 
@@ -104,7 +113,7 @@ function report(targets: Target[], figures: Figures[]): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
   const lines = [line(header), ...rows.map(line)];
-  lines.push("", `goals for the public reads: ratio to hello >= ${GOALS.minRatioToHello.toFixed(2)}, p99 <= ${GOALS.maxP99Ms} ms`);
+  lines.push("", `goals: ratio to hello >= ${GOALS.minRatioToHello.toFixed(2)} (public reads) or as stated, p99 <= ${GOALS.maxP99Ms} ms`);
   if (hello.p99Ms > GOALS.maxP99Ms) {
     lines.push(`  (hello itself has a p99 of ${hello.p99Ms.toFixed(1)} ms: the machine is busy, and the p99 goal says little in this run)`);
   }
@@ -114,7 +123,7 @@ function report(targets: Target[], figures: Figures[]): string[] {
     const ratio = f.reqPerSec / hello.reqPerSec;
     const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
     lines.push(
-      `  ${target.name}: ratio ${ratio.toFixed(2)} ${verdict(ratio >= GOALS.minRatioToHello)}, p99 ${f.p99Ms.toFixed(1)} ms ${verdict(f.p99Ms <= GOALS.maxP99Ms)}` +
+      `  ${target.name}: ratio ${ratio.toFixed(2)} (goal ${(target.minRatio ?? GOALS.minRatioToHello).toFixed(2)}) ${verdict(ratio >= (target.minRatio ?? GOALS.minRatioToHello))}, p99 ${f.p99Ms.toFixed(1)} ms ${verdict(f.p99Ms <= GOALS.maxP99Ms)}` +
         (f.non2xx + f.errors > 0 ? `, ${f.non2xx} non-2xx and ${f.errors} errors (figures not comparable)` : ""),
     );
   });
@@ -141,6 +150,8 @@ async function main() {
     const stack = await startStack(pg.url("bench"), { blockIntervalMs: 1000 });
     stoppers.push(stack.stop);
     const demo = await seedDemo({ db: stack.api.db, wallet: stack.wallet, contracts: stack.contracts, previous: undefined, demoApiKey: undefined, log: () => undefined });
+    // The benchmark's own load must not run into the demo brand's plan limits (a custom SLA, as for a load test).
+    await setLimitOverrides(stack.api.db, demo.brand_slug, { api_calls_per_month: 1_000_000_000, requests_per_hour: 1_000_000_000 });
     await indexerCaughtUp(stack);
     const hello = await startHello();
     stoppers.push(hello.close);

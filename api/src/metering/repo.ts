@@ -38,20 +38,21 @@ export type CallOutcome = { outcome: "admitted" | "hourly_limit" | "monthly_limi
 /**
  * Meters one API call through app.meter_call (migration 004): monthly then hourly counter, the endpoint's count,
  * all in one statement. Returns the outcome with the monthly call count and this hour's request count after it.
+ *
+ * Every request of a brand updates the same counter rows, and a row stays locked until its transaction commits: with
+ * a synchronous commit each request would hold the lock through a WAL flush, serialising a brand's traffic on the
+ * disk. This statement's own implicit transaction commits asynchronously instead (set_config(..., true)): a crash can
+ * lose the last fraction of a second of call counts, never corrupt them. Must not run inside a caller's transaction.
  */
 export async function meterCallRow(
   db: Knex,
   call: { brandId: number; period: string; hour: Date; endpoint: string; monthlyLimit: number; hourlyLimit: number; pruneBefore: Date },
 ): Promise<CallOutcome> {
-  const { rows } = await db.raw<{ rows: CallOutcome[] }>("SELECT outcome, calls, requests FROM app.meter_call(?, ?, ?, ?, ?, ?, ?)", [
-    call.brandId,
-    call.period,
-    call.hour,
-    call.endpoint,
-    call.monthlyLimit,
-    call.hourlyLimit,
-    call.pruneBefore,
-  ]);
+  const { rows } = await db.raw<{ rows: CallOutcome[] }>(
+    `SELECT m.outcome, m.calls, m.requests, set_config('synchronous_commit', 'off', true) AS async_commit
+     FROM app.meter_call(?, ?, ?, ?, ?, ?, ?) AS m`,
+    [call.brandId, call.period, call.hour, call.endpoint, call.monthlyLimit, call.hourlyLimit, call.pruneBefore],
+  );
   return rows[0]!;
 }
 

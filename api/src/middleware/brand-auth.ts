@@ -27,10 +27,10 @@ export const API_KEY_CLIENT_POLICY: ThrottlePolicy = { windowSeconds: 600, slowA
 const BEARER = /^Bearer(?:\s+(\S*))?\s*$/i;
 
 /**
- * Order: a locked client address is refused before any key lookup; then MISSING_KEY (nothing to check, not a
- * failure); then the key and slug, any mismatch being INVALID_KEY (the same answer for an unknown key, a revoked
- * key and a key of another brand, so the answer tells nothing about other brands); last BRAND_INACTIVE, which
- * only the holder of a valid key learns.
+ * Order: MISSING_KEY (nothing to check, not a failure); then the key and slug, any mismatch being INVALID_KEY (the
+ * same answer for an unknown key, a revoked key and a key of another brand, so the answer tells nothing about other
+ * brands), or 429 RATE_LIMIT once the client address is locked for too many invalid keys; last BRAND_INACTIVE,
+ * which only the holder of a valid key learns.
  */
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
@@ -39,10 +39,12 @@ export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLI
     if (header === "" || (bearer && !bearer[1])) throw new MissingKeyError();
 
     const clientKey = `apikey:ip:${ctx.ip}`;
-    await assertNotLocked(deps.db, [clientKey]);
     const slug = ctx.get("X-Service-Brand").trim().toLowerCase();
     const brand = bearer && slug ? await brandForKey(deps.db, bearer[1]!) : undefined;
     if (!brand || brand.slug !== slug) {
+      // The lock is read only for a failed key: a valid key is not the guessing the lock stops, and this keeps the
+      // lock check off the path of every valid request. A locked address still learns nothing: it gets 429.
+      await assertNotLocked(deps.db, [clientKey]);
       const delayMs = await recordFailure(deps.db, [{ key: clientKey, policy }]);
       await sleep(delayMs);
       throw new InvalidKeyError();

@@ -21,10 +21,13 @@ export type PublicPassport = {
   contractAddress: string | null;
 };
 
-/** `state`: the indexer's state when the caller has read it already (the cached route has), else read here. */
-export async function publicPassport(deps: AppDeps, uid: string, state?: IndexerState): Promise<PublicPassport> {
-  const product = await findProductByUid(deps.db, uid);
-  if (!product) throw new NotFoundError("Passport");
+/**
+ * `state`: the indexer's state when the caller has read it already (the cached routes have), else read here.
+ * `brandId`: only that brand's product (the brand API), so another brand's UID is not found.
+ */
+export async function publicPassport(deps: AppDeps, uid: string, state?: IndexerState, brandId?: number): Promise<PublicPassport> {
+  const product = await findProductByUid(deps.db, uid, brandId);
+  if (!product) throw new NotFoundError(brandId === undefined ? "Passport" : "Product");
   const schema = deps.config.onchainSchema;
   const content = passportContentFor(product);
   const tokenId = tokenIdOf(product.uid);

@@ -3,6 +3,7 @@ import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../../app";
 import { consumeQuota } from "../../../metering/service";
 import { validateParams } from "../../../middleware/validate-params";
+import { IndexedReadCache, sharedIndexerState } from "../../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { warrantyFor } from "../../../products/warranty";
 import { ValidationError } from "../../../errors";
@@ -17,6 +18,9 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = v1Router(deps);
+  // The same short read cache as the public record (indexed-read-cache.ts), keyed by brand and UID.
+  const records = new IndexedReadCache<ReturnType<typeof presentCertificateRecord>>({ ttlMs: 1000, maxEntries: 1000 });
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
   router.post("/products", validateBody(createProductBody), async (ctx) => {
     const brand = ctx.state.brand!;
@@ -39,8 +43,13 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
   });
 
   router.get("/products/:uid", validateParams(uidParam), async (ctx) => {
-    const passport = await productCertificate(deps, ctx.state.brand!.id, ctx.params.uid!);
-    ok(ctx, presentCertificateRecord(deps.config, passport));
+    const brandId = ctx.state.brand!.id;
+    const uid = ctx.params.uid!.toUpperCase();
+    const state = await indexer().catch(() => undefined);
+    const record = await records.read(`${brandId}:${uid}`, state?.indexedBlock, async () =>
+      presentCertificateRecord(deps.config, await productCertificate(deps, brandId, uid, state)),
+    );
+    ok(ctx, record);
   });
 
   router.get("/products/:uid/enrichment", validateParams(uidParam), async (ctx) => {

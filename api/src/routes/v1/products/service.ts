@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../../errors";
 import { newUid } from "../../../passports/uid";
 import { findProductByUid, type ProductRow } from "../../../passports/repo";
 import { estimateCarbon } from "../../../products/carbon";
+import type { IndexerState } from "../../../onchain/indexer-state.repo";
 import { publicPassport } from "../../dpp/service";
 import { factoryProfileExists, findIdempotentResponse, insertProduct, storeIdempotentResponse } from "./repo";
 
@@ -130,7 +131,6 @@ export async function brandProduct(deps: AppDeps, brandId: number, uid: string):
   return product;
 }
 
-export async function productCertificate(deps: AppDeps, brandId: number, uid: string) {
-  const product = await brandProduct(deps, brandId, uid);
-  return publicPassport(deps, product.uid);
+export async function productCertificate(deps: AppDeps, brandId: number, uid: string, state?: IndexerState) {
+  return publicPassport(deps, uid, state, brandId);
 }
