@@ -9,6 +9,7 @@ import { SharedWallet } from "../api/src/chain/signer";
 import { createDb } from "../api/src/db/knex";
 import { migrateLatest } from "../api/src/db/migrate";
 import { startApi, type RunningApi } from "../api/src/server";
+import { startDispatcher } from "../api/src/webhooks/dispatcher-main";
 import { deployContracts } from "./lib/deploy";
 import { startHardhatNode } from "./lib/hardhat-node";
 import { indexerSchemaName, startIndexer } from "./lib/indexer";
@@ -164,6 +165,11 @@ async function main() {
   const api: RunningApi = await startApi(config, { logFile: path.join(LOGS, "api.log") });
   stopFns.push({ name: "api", stop: api.stop });
   done(step, api.url);
+
+  step = begin("webhook dispatcher");
+  const dispatcher = await startDispatcher(config, { logFile: path.join(LOGS, "dispatcher.log") });
+  stopFns.push({ name: "webhook dispatcher", stop: dispatcher.stop });
+  done(step, "log in .data/logs/dispatcher.log");
 
   step = begin("waiting until ready (indexer caught up)");
   await waitFor(

@@ -3,6 +3,7 @@ import Router from "@koa/router";
 import Koa from "koa";
 import type { JsonRpcProvider } from "ethers";
 import type { Operator } from "./auth/sessions";
+import type { BrandContext } from "./middleware/brand-auth";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import type { Knex } from "./db/knex";
@@ -13,6 +14,9 @@ import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
 import { OpenApiRegistry } from "./openapi/registry";
 import { authRouter } from "./routes/auth/router";
+import { certificatesRouter } from "./routes/certificates/router";
+import { certificatesV1Router } from "./routes/v1/certificates/router";
+import { productsRouter } from "./routes/v1/products/router";
 import { dppRouter } from "./routes/dpp/router";
 import { factoriesRouter } from "./routes/factories/router";
 import { explorerRouter } from "./routes/explorer/router";
@@ -21,6 +25,11 @@ import { nftRouter } from "./routes/nft/router";
 import { statsRouter } from "./routes/stats/router";
 import { operationsRouter } from "./routes/operations/router";
 import { marketplaceRouter } from "./routes/marketplace/router";
+import { v1BrandRouter } from "./routes/v1/brand/router";
+import { v1UsageRouter } from "./routes/v1/usage/router";
+import { v1WebhooksRouter } from "./routes/v1/webhooks/router";
+import { pagesRouter } from "./routes/pages/router";
+import { badgeRouter } from "./routes/badge/router";
 
 export type AppState = {
   requestId: string;
@@ -28,6 +37,7 @@ export type AppState = {
   rawBody?: string;
   input?: unknown;
   operator?: Operator;
+  brand?: BrandContext;
 };
 
 export type AppDeps = {
@@ -57,6 +67,14 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     nftRouter(deps, openapi),
     explorerRouter(deps, openapi),
     marketplaceRouter(deps, openapi),
+    v1BrandRouter(deps, openapi),
+    v1UsageRouter(deps, openapi),
+    v1WebhooksRouter(deps, openapi),
+    productsRouter(deps, openapi),
+    certificatesV1Router(deps, openapi),
+    certificatesRouter(deps, openapi),
+    pagesRouter(deps, openapi),
+    badgeRouter(deps, openapi),
   ];
 
   const docs = new Router<AppState>();

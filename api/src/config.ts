@@ -24,6 +24,10 @@ export type Config = Readonly<{
   logLevel: string;
   openai: Readonly<{ apiKey: string | undefined; baseUrl: string | undefined; model: string; timeoutMs: number }>;
   allowLoopbackWebhooks: boolean;
+  /** AES-256-GCM key (32 bytes) that encrypts webhook signing secrets at rest. */
+  secretsKey: Buffer;
+  /** Dispatcher: attempts in flight per process, fallback poll, per-attempt time limit (10 s; lower only for tests). */
+  webhooks: Readonly<{ concurrency: number; pollIntervalMs: number; timeoutMs: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -35,6 +39,8 @@ export class ConfigError extends Error {
 /** Hardhat's first public test account: only ever used against the local chain (chain id 31337). */
 export const HARDHAT_TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const LOCAL_CHAIN_ID = 31337;
+/** Local mode's documented default SECRETS_KEY (32 bytes, base64); production must set its own. */
+export const LOCAL_SECRETS_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtc2VjcmV0c0s=";
 
 type Env = Record<string, string | undefined>;
 
@@ -115,6 +121,12 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int("OPENAI_TIMEOUT_MS", 8000, 100, 120_000),
     }),
     allowLoopbackWebhooks: (env.ALLOW_LOOPBACK_WEBHOOKS ?? (production ? "false" : "true")) === "true",
+    secretsKey: secretsKey(str("SECRETS_KEY", LOCAL_SECRETS_KEY), problems),
+    webhooks: Object.freeze({
+      concurrency: int("WEBHOOK_CONCURRENCY", 16, 1, 256),
+      pollIntervalMs: int("WEBHOOK_POLL_INTERVAL_MS", 1000, 50, 60_000),
+      timeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 10_000),
+    }),
   };
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(config.logLevel)) {
     problems.push("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent");
@@ -124,5 +136,14 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** Keys whose defaults only make sense on one machine: production must set them. */
-const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY"]);
+const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY", "SECRETS_KEY"]);
+
+/** SECRETS_KEY as 64 hex digits or base64 of exactly 32 bytes. */
+function secretsKey(value: string, problems: string[]): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (value && (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && key.toString("base64") !== value))) {
+    problems.push("SECRETS_KEY must be 32 bytes, as 64 hex digits or base64");
+  }
+  return key;
+}
 

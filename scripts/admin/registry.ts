@@ -6,6 +6,8 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./keys"),
   () => import("./usage"),
   () => import("./database"),
+  () => import("./branding"),
+  () => import("./dashboard-webhook"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

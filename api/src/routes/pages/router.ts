@@ -1,0 +1,125 @@
+// The customer-facing pages (spec 1): GET /scan/:uid, GET /dpp-certificate/:uid and GET /brand/:slug, rendered on
+// the server in the brand's white-label theme.
+import Router from "@koa/router";
+import type { Context } from "koa";
+import type { AppDeps, AppState } from "../../app";
+import { validateParams } from "../../middleware/validate-params";
+import type { OpenApiRegistry, Operation } from "../../openapi/registry";
+import { brandProfilePage } from "../../pages/brand-profile";
+import { certificatePage } from "../../pages/certificate";
+import { htmlErrors, sendPage } from "../../pages/respond";
+import { scanPage } from "../../pages/scan";
+import { productLinks } from "../dpp/presenter";
+import { slugParam, UID_PATTERN, uidParam } from "./schemas";
+import { brandProfile, passportPage, qrSvg, recordScan } from "./service";
+
+const PASSPORT_ERRORS = {
+  notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",
+  invalid: "A passport address ends in a product UID such as DEMO-7K3M9Q2X; this one does not.",
+};
+const BRAND_ERRORS = {
+  notFound: "There is no brand profile at this address.",
+  invalid: "A brand address ends in the brand's short name, such as demo-apparel; this one does not.",
+};
+
+/** Browsers fetching a page speculatively; a prefetch is not a shopper looking at the product. */
+function isPrefetch(ctx: Context): boolean {
+  return /prefetch|prerender/i.test(`${ctx.get("Sec-Purpose")} ${ctx.get("Purpose")} ${ctx.get("X-Moz")}`);
+}
+
+export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  const router = new Router<AppState>();
+  const { config, logger } = deps;
+
+  router.get("/scan/:uid", htmlErrors(logger, PASSPORT_ERRORS), validateParams(uidParam), async (ctx) => {
+    const view = await passportPage(deps, ctx.params.uid!);
+    // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan.
+    if (ctx.method === "GET" && !isPrefetch(ctx)) {
+      try {
+        const outcome = await recordScan(deps, view);
+        if (!outcome.recorded) {
+          logger.warn({ requestId: ctx.state.requestId, brandId: view.brandRow.id, uid: view.record.uid }, "scan not recorded: monthly scan quota exhausted");
+        }
+      } catch (error) {
+        // The shopper still gets the passport; a lost count is logged, not shown.
+        logger.error({ err: error, requestId: ctx.state.requestId, uid: view.record.uid }, "scan could not be recorded");
+      }
+    }
+    const pageUrl = productLinks(config, view.record.uid).scan_url;
+    sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "no-store");
+  });
+
+  router.get("/dpp-certificate/:uid", htmlErrors(logger, PASSPORT_ERRORS), validateParams(uidParam), async (ctx) => {
+    const view = await passportPage(deps, ctx.params.uid!);
+    const links = productLinks(config, view.record.uid);
+    const issued = view.record.blockchain.tx_hash !== null;
+    const issuedAt = view.passport.indexed?.mintedAt ?? view.passport.product.passport_minted_at ?? null;
+    const rendered = certificatePage({
+      record: view.record,
+      brand: view.brand,
+      pageUrl: links.certificate_url,
+      dppUrl: links.dpp_url,
+      pdfUrl: view.pdfUrl,
+      issuedAt: issuedAt ? new Date(issuedAt) : null,
+      qrSvg: issued ? await qrSvg(links.certificate_url) : null,
+    });
+    sendPage(ctx, rendered, "public, max-age=30");
+  });
+
+  router.get(
+    "/brand/:slug",
+    htmlErrors(logger, BRAND_ERRORS),
+    async (ctx, next) => {
+      // Slugs are lower case; a link typed with capitals still finds the brand.
+      ctx.params.slug = ctx.params.slug!.toLowerCase();
+      await next();
+    },
+    validateParams(slugParam),
+    async (ctx) => {
+      const profile = await brandProfile(deps, ctx.params.slug!);
+      const pageUrl = `${config.publicBaseUrl}/brand/${profile.brand.slug}`;
+      sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
+    },
+  );
+
+  const html = (description: string) => ({ description, contentType: "text/html", example: "<!doctype html>…" });
+  const pages: Array<Omit<Operation, "method" | "tag">> = [
+    {
+      path: "/scan/:uid",
+      summary: "Scan page: what a shopper sees after tapping the NFC tag (white-label, mobile first); each GET records a scan",
+      description:
+        "Records one scan per GET (not HEAD, not browser prefetch): a row in scan_events, one unit of the brand's monthly " +
+        "scans, webhook events scan.detected and (when verified) scan.verified. With the quota exhausted the page is still " +
+        "shown but nothing is recorded. Cache-Control: no-store.",
+      parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN }, description: "product UID, case-insensitive" }],
+      responses: {
+        "200": html("HTML page"),
+        "404": html("no passport for that UID (HTML page)"),
+        "422": html("not a UID (HTML page)"),
+      },
+    },
+    {
+      path: "/dpp-certificate/:uid",
+      summary: "Certificate page: token, contract, transaction, data hashes, QR code, PDF link and how to verify independently",
+      description: "An existing product whose certificate is not yet issued answers 200 saying so.",
+      parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN }, description: "product UID, case-insensitive" }],
+      responses: {
+        "200": html("HTML page"),
+        "404": html("no passport for that UID (HTML page)"),
+        "422": html("not a UID (HTML page)"),
+      },
+    },
+    {
+      path: "/brand/:slug",
+      summary: "Brand profile page: logo, tagline, about, social links, product counts, latest certified products",
+      parameters: [{ name: "slug", in: "path", required: true, schema: { type: "string", maxLength: 40 }, description: "brand slug" }],
+      responses: {
+        "200": html("HTML page"),
+        "404": html("unknown or suspended brand (HTML page)"),
+        "422": html("not a brand slug (HTML page)"),
+      },
+    },
+  ];
+  for (const operation of pages) openapi.add({ method: "get", tag: "Pages", ...operation });
+  return router;
+}

@@ -1,0 +1,340 @@
+// The webhook dispatcher: claims due deliveries from the outbox, signs and POSTs them, records the outcome, retries.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import type { Config } from "../config";
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
+import {
+  abandonDelivery,
+  claimDueDeliveries,
+  disableEndpoint,
+  recordDelivered,
+  recordFailed,
+  releaseClaim,
+  type ClaimedDelivery,
+  type Delivered,
+} from "./deliveries.repo";
+import { OUTBOX_CHANNEL } from "./outbox";
+import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, retryDelayMs } from "./schedule";
+import { decryptSecret, signatureHeaders } from "./secrets";
+import { WebhookSender, type SendOutcome } from "./sender";
+import type { HostResolver } from "./ssrf";
+import { ConfirmationWatcher } from "./watcher";
+
+export type DispatcherOptions = {
+  config: Config;
+  db: Knex;
+  logger: Logger;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Fallback poll when no notification arrives (retries come due without one). */
+  pollIntervalMs?: number;
+  /** Per-attempt bound, DNS included. */
+  timeoutMs?: number;
+  /** Tests inject a resolver that answers with hostile addresses. */
+  resolver?: HostResolver;
+  /** Run the confirmation watcher (product.certified, tag.assigned) in this process; default true. */
+  watch?: boolean;
+  watchIntervalMs?: number;
+};
+
+export class Dispatcher {
+  private readonly sender: WebhookSender;
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly timeoutMs: number;
+  /** A claim outlives the slowest attempt by a wide margin, so a live dispatcher never loses one mid-send. */
+  private readonly leaseMs: number;
+  /** Recent attempt duration (moving average): how deep it is safe to claim ahead. */
+  private attemptMs = 100;
+  private readonly inFlight = new Map<string, { abort?: (reason: Error) => void; done: Promise<void> }>();
+  // Claimed deliveries waiting for a free slot: claiming ahead keeps slots busy while the next claim runs, and big
+  // claims cost fewer round trips per delivery. How many wait depends on how fast attempts finish (see aheadLimit).
+  private readonly queue: Array<{ delivery: ClaimedDelivery; token: string; claimedAt: number }> = [];
+  // Outcome writes that outlive their slot (successes are recorded in groups after the slot is free).
+  private readonly background = new Set<Promise<void>>();
+  private readonly watcher: ConfirmationWatcher | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeSleeper: (() => void) | undefined;
+  private wakeRequested = false;
+  private listener: pg.Client | undefined;
+  private listenerRetryAt = 0;
+  /** Deliveries this process finished (any outcome), for benchmarks and logs. */
+  completed = 0;
+  // Successes wait here while the previous batch is being written: one statement records many (group commit).
+  private successes: Array<Delivered & { done: () => void }> = [];
+  private writing: Promise<void> | undefined;
+  private readonly secrets = new Map<string, string>();
+
+  constructor(private readonly options: DispatcherOptions) {
+    const { config } = options;
+    this.concurrency = options.concurrency ?? config.webhooks.concurrency;
+    this.pollIntervalMs = options.pollIntervalMs ?? config.webhooks.pollIntervalMs;
+    this.timeoutMs = options.timeoutMs ?? config.webhooks.timeoutMs;
+    this.leaseMs = 3 * this.timeoutMs + 5000;
+    this.sender = new WebhookSender({
+      policy: { httpsOnly: config.mode === "production", allowLoopback: config.allowLoopbackWebhooks },
+      timeoutMs: this.timeoutMs,
+      resolver: options.resolver,
+    });
+    if (options.watch ?? true) {
+      this.watcher = new ConfirmationWatcher({
+        db: options.db,
+        config,
+        logger: options.logger,
+        intervalMs: options.watchIntervalMs ?? Math.max(1000, this.pollIntervalMs),
+      });
+    }
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+    this.watcher?.start();
+  }
+
+  /**
+   * Stops claiming, lets in-flight attempts finish within `graceMs`, then aborts the rest and gives their claims
+   * back so another dispatcher retries them at once.
+   */
+  async stop(graceMs = this.timeoutMs + 2000): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.watcher?.stop();
+    await this.loop;
+    for (const queued of this.queue.splice(0)) this.track(releaseClaim(this.options.db, queued.delivery.id, queued.token));
+    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const flight of this.inFlight.values()) flight.abort?.(new Error("dispatcher stopping"));
+    await all;
+    await Promise.all([...this.background]);
+    this.sender.close();
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      await this.ensureListener();
+      const ahead = this.aheadLimit();
+      const room = this.concurrency + ahead - this.inFlight.size - this.queue.length;
+      const idle = this.inFlight.size === 0 && this.queue.length === 0;
+      // Under load, claim in groups rather than one slot at a time: a claim is a database round trip.
+      if (room >= Math.max(1, ahead / 2) || (room > 0 && idle)) {
+        const token = randomUUID();
+        const claimedAt = Date.now();
+        try {
+          for (const delivery of await claimDueDeliveries(this.options.db, room, this.leaseMs, token)) {
+            this.queue.push({ delivery, token, claimedAt });
+          }
+        } catch (error) {
+          this.options.logger.error({ err: error }, "webhook claim failed");
+        }
+        this.pump();
+      }
+      // Woken early by a notification (new deliveries) or a finished attempt (a free slot).
+      await this.sleep(this.pollIntervalMs);
+    }
+  }
+
+  /**
+   * How many claimed deliveries may wait for a slot: as many as the slots get through in half the time a queued
+   * claim may wait (the lease minus one attempt and a margin), at least one per slot, at most eight. Fast receivers
+   * get big claims; slow ones small, so nothing waits long enough to need giving back.
+   */
+  private aheadLimit(): number {
+    const budgetMs = (this.leaseMs - this.timeoutMs - 2000) / 2;
+    const perSlot = Math.floor(budgetMs / Math.max(1, this.attemptMs));
+    return this.concurrency * Math.min(8, Math.max(1, perSlot));
+  }
+
+  /** Starts queued deliveries while slots are free. */
+  private pump(): void {
+    while (this.running && this.inFlight.size < this.concurrency && this.queue.length > 0) {
+      const { delivery, token, claimedAt } = this.queue.shift()!;
+      // Too little of the lease left for a whole attempt (the process stalled): give it back rather than risk a
+      // second dispatcher taking it over while this one is still sending.
+      if (Date.now() - claimedAt > this.leaseMs - this.timeoutMs - 2000) {
+        this.track(releaseClaim(this.options.db, delivery.id, token));
+        continue;
+      }
+      this.launch(delivery, token, claimedAt);
+    }
+  }
+
+  private launch(delivery: ClaimedDelivery, token: string, claimedAt: number): void {
+    const flight: { abort?: (reason: Error) => void; done: Promise<void> } = { done: Promise.resolve() };
+    flight.done = this.deliver(delivery, token, claimedAt, flight)
+      .catch((error: unknown) => this.options.logger.error({ err: error, delivery: delivery.id }, "webhook delivery crashed"))
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.completed += 1;
+        this.pump();
+        this.wake();
+      });
+    this.inFlight.set(delivery.id, flight);
+  }
+
+  private track(write: Promise<unknown>): void {
+    const tracked = write.then(
+      () => undefined,
+      (error: unknown) => this.options.logger.error({ err: error }, "webhook outcome write failed"),
+    );
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
+  }
+
+  private async deliver(delivery: ClaimedDelivery, token: string, claimedAt: number, flight: { abort?: (reason: Error) => void }): Promise<void> {
+    const { db, logger } = this.options;
+    if (!delivery.endpointActive) {
+      await abandonDelivery(db, delivery.id, token, "not sent: endpoint disabled");
+      return;
+    }
+    let outcome: SendOutcome;
+    let stopped = false;
+    const started = Date.now();
+    try {
+      outcome = await this.sender.post(delivery.url, delivery.body, this.headersFor(delivery), (abort) => {
+        flight.abort = (reason) => {
+          stopped = true;
+          abort(reason);
+        };
+      });
+    } catch (error) {
+      outcome = { kind: "failed", status: null, error: `not sent: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    this.attemptMs += 0.1 * (Date.now() - started - this.attemptMs);
+    if (stopped) {
+      // Shutdown cut the attempt short: whether the receiver got it is unknown, and a retry is what webhook-id is for.
+      await releaseClaim(db, delivery.id, token);
+      return;
+    }
+    if (Date.now() - claimedAt > this.leaseMs) {
+      outcome = { kind: "failed", status: null, error: "attempt outlived its claim" };
+    }
+
+    if (outcome.kind === "delivered") {
+      // The slot frees now; the success is written with others. Should this process die first, the claim lapses
+      // and the delivery is sent again under the same webhook-id.
+      this.track(this.recordSuccess({ id: delivery.id, claimToken: token, status: outcome.status }));
+      return;
+    }
+    const gone = outcome.kind === "gone";
+    const error = outcome.kind === "gone" ? "HTTP 410: the receiver is gone" : outcome.error;
+    const retryInMs = gone ? null : retryDelayMs(delivery.attempts);
+    const run = await recordFailed(db, delivery.id, token, { status: outcome.status, error, retryInMs });
+    logger.info({ delivery: delivery.id, endpoint: delivery.endpointId, attempt: delivery.attempts, status: outcome.status, error, retryInMs }, "webhook attempt failed");
+    if (!run) return;
+    if (gone) {
+      await disableEndpoint(db, delivery.endpointId, "the receiver answered 410 Gone");
+    } else if (retryInMs === null && Date.now() - run.failingSinceMs >= DISABLE_AFTER_FAILING_MS) {
+      const days = ((Date.now() - run.failingSinceMs) / 86_400_000).toFixed(1);
+      await disableEndpoint(
+        db,
+        delivery.endpointId,
+        `no delivery accepted for ${days} days; delivery ${delivery.id} failed all ${MAX_ATTEMPTS} attempts, last: ${error}`,
+      );
+    }
+  }
+
+  private recordSuccess(delivered: Delivered): Promise<void> {
+    return new Promise((resolve) => {
+      this.successes.push({ ...delivered, done: resolve });
+      this.writing ??= this.writeSuccesses();
+    });
+  }
+
+  private async writeSuccesses(): Promise<void> {
+    while (this.successes.length > 0) {
+      const batch = this.successes.splice(0, 500);
+      try {
+        const recorded = await recordDelivered(this.options.db, batch.map(({ id, claimToken, status }) => ({ id, claimToken, status })));
+        for (const item of batch) if (!recorded.has(item.id)) this.options.logger.warn({ delivery: item.id }, "webhook claim lost before recording success");
+      } catch (error) {
+        // The claims lapse and the deliveries are sent again: at least once, never silently dropped.
+        this.options.logger.error({ err: error, deliveries: batch.length }, "recording webhook successes failed");
+      }
+      for (const item of batch) item.done();
+    }
+    this.writing = undefined;
+  }
+
+  /** Decrypting costs more than signing; an endpoint's deliveries come in runs, so its secret is kept at hand. */
+  private secret(ciphertext: string): string {
+    let secret = this.secrets.get(ciphertext);
+    if (secret === undefined) {
+      try {
+        secret = decryptSecret(this.options.config.secretsKey, ciphertext);
+      } catch {
+        throw new Error("the signing secret cannot be decrypted (was SECRETS_KEY changed?)");
+      }
+      if (this.secrets.size >= 1000) this.secrets.clear();
+      this.secrets.set(ciphertext, secret);
+    }
+    return secret;
+  }
+
+  private headersFor(delivery: ClaimedDelivery): Record<string, string> {
+    const secrets = [this.secret(delivery.secretCiphertext)];
+    if (delivery.previousSecretCiphertext) secrets.push(this.secret(delivery.previousSecretCiphertext));
+    return {
+      ...signatureHeaders(secrets, delivery.id, Math.floor(Date.now() / 1000), delivery.body),
+      "x-service-event": delivery.eventType,
+      "x-service-event-id": delivery.eventId,
+    };
+  }
+
+  /** Ends the current sleep, or makes the next one return at once if the loop is busy claiming. */
+  private wake(): void {
+    const sleeper = this.wakeSleeper;
+    if (sleeper) {
+      this.wakeSleeper = undefined;
+      sleeper();
+    } else {
+      this.wakeRequested = true;
+    }
+  }
+
+  /** Sleeps until `ms` pass, a notification arrives, an attempt finishes, or stop() is called. */
+  private sleep(ms: number): Promise<void> {
+    if (!this.running || this.wakeRequested) {
+      this.wakeRequested = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeSleeper = undefined;
+        resolve();
+      }, ms);
+      this.wakeSleeper = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** LISTEN for new outbox rows so deliveries start at once instead of at the next poll; polling covers gaps. */
+  private async ensureListener(): Promise<void> {
+    if (this.listener || Date.now() < this.listenerRetryAt) return;
+    const client = new pg.Client({ connectionString: this.options.config.databaseUrl, application_name: "passport-registry-dispatcher" });
+    client.on("error", () => {
+      if (this.listener === client) this.listener = undefined;
+      void client.end().catch(() => undefined);
+    });
+    client.on("notification", () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.listenerRetryAt = Date.now() + 5000;
+      this.options.logger.warn({ err: error }, "webhook dispatcher cannot LISTEN; polling only");
+      await client.end().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// Which operation emits which events: one function per producing fact, called inside the producer's transaction.
+// cert.issued is enqueued by passport issuance (passports/issuance.ts); product.certified and tag.assigned by the
+// confirmation watcher (watcher.ts). Scans and orders have no producing route yet: these are their entry points.
+import type { Knex } from "../db/knex";
+import { orderPayload, scanPayload } from "./events";
+import { enqueueEvent } from "./outbox";
+
+export type ScanFact = { brandId: number; scanId: number; uid: string; verified: boolean; tokenId: string | null; txHash: string | null; at: Date };
+
+/**
+ * A recorded tag scan (a row of app.scan_events): `scan.detected` for v1 subscribers on every scan, and
+ * `scan.verified` for the dashboard when the product checked out on chain. Returns the event ids.
+ */
+export async function emitScan(trx: Knex, scan: ScanFact): Promise<string[]> {
+  const ids = [
+    await enqueueEvent(trx, {
+      brandId: scan.brandId,
+      type: "scan.detected",
+      payload: scanPayload("scan.detected", scan),
+      dedupeKey: `scan.detected:${scan.scanId}`,
+    }),
+  ];
+  if (scan.verified) {
+    ids.push(
+      await enqueueEvent(trx, {
+        brandId: scan.brandId,
+        type: "scan.verified",
+        payload: scanPayload("scan.verified", scan),
+        dedupeKey: `scan.verified:${scan.scanId}`,
+      }),
+    );
+  }
+  return ids;
+}
+
+export type PaidOrder = {
+  brandId: number;
+  orderId: string;
+  amount: string;
+  currency: string;
+  paymentMethod: "mobile" | "card" | "cash_qr";
+  uids: string[];
+  at: Date;
+};
+
+/**
+ * An order whose payment is confirmed (gateway callback, or the cashier's scan for Cash QR): `order.paid` for the
+ * dashboard and `order.verified` for v1 subscribers, the same fact told to both audiences.
+ */
+export async function emitOrderPaid(trx: Knex, order: PaidOrder): Promise<string[]> {
+  return [
+    await enqueueEvent(trx, { brandId: order.brandId, type: "order.paid", payload: orderPayload("order.paid", order), dedupeKey: `order.paid:${order.orderId}` }),
+    await enqueueEvent(trx, {
+      brandId: order.brandId,
+      type: "order.verified",
+      payload: orderPayload("order.verified", order),
+      dedupeKey: `order.verified:${order.orderId}`,
+    }),
+  ];
+}

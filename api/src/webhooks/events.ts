@@ -1,0 +1,121 @@
+// The catalogue of webhook events: which names exist, who may subscribe to them, and the shape of each payload.
+
+/** Events a brand can subscribe to through POST /api/v1/webhook/register (spec 6.2). */
+export const V1_EVENTS = ["product.certified", "order.verified", "scan.detected", "cert.issued"] as const;
+/** Events sent to the brand's dashboard-configured receiver (spec 6.1). */
+export const DASHBOARD_EVENTS = ["order.paid", "cert.issued", "scan.verified", "tag.assigned"] as const;
+
+export type V1EventType = (typeof V1_EVENTS)[number];
+export type DashboardEventType = (typeof DASHBOARD_EVENTS)[number];
+export type EventType = V1EventType | DashboardEventType;
+
+export const ALL_EVENTS: readonly EventType[] = [...new Set<EventType>([...V1_EVENTS, ...DASHBOARD_EVENTS])];
+
+export function isEventType(value: string): value is EventType {
+  return (ALL_EVENTS as readonly string[]).includes(value);
+}
+
+/** ISO 8601 UTC with milliseconds, the one timestamp format of every payload. */
+export function isoTimestamp(at: Date = new Date()): string {
+  return at.toISOString();
+}
+
+// Payload builders. Every payload starts with `event` and ends with `timestamp` (when the fact happened, not when
+// it was delivered), so a receiver can route on one field and order on another.
+
+/** Spec 6.2, exactly these five fields. */
+export function productCertifiedPayload(p: { uid: string; txHash: string; certificateUrl: string; at: Date }) {
+  return {
+    event: "product.certified",
+    uid: p.uid,
+    tx_hash: p.txHash,
+    certificate_url: p.certificateUrl,
+    timestamp: isoTimestamp(p.at),
+  };
+}
+
+/** Emitted by POST /api/v1/certs/issue when the certificate is issued (v1 and dashboard). */
+export function certIssuedPayload(p: {
+  uid: string;
+  txHash: string;
+  tokenId: string;
+  networkUrl: string;
+  certificateUrl: string;
+  certificatePdfUrl: string;
+  at: Date;
+}) {
+  return {
+    event: "cert.issued",
+    uid: p.uid,
+    tx_hash: p.txHash,
+    token_id: p.tokenId,
+    network_url: p.networkUrl,
+    certificate_url: p.certificateUrl,
+    certificate_pdf_url: p.certificatePdfUrl,
+    timestamp: isoTimestamp(p.at),
+  };
+}
+
+/**
+ * Chain-derived (dashboard): an NFC tag was linked to a product's token, seen at confirmation depth. The chain
+ * holds keccak256 of the tag UID, not the UID itself, so the payload carries that hash.
+ */
+export function tagAssignedPayload(p: {
+  uid: string;
+  tokenId: string;
+  tagHash: string;
+  previousTagHash: string;
+  txHash: string;
+  blockNumber: number;
+  at: Date;
+}) {
+  return {
+    event: "tag.assigned",
+    uid: p.uid,
+    token_id: p.tokenId,
+    tag_hash: p.tagHash,
+    previous_tag_hash: p.previousTagHash,
+    tx_hash: p.txHash,
+    block_number: p.blockNumber,
+    timestamp: isoTimestamp(p.at),
+  };
+}
+
+/** A consumer scanned a product's tag: `scan.detected` (v1, every scan) and `scan.verified` (dashboard, verified only). */
+export function scanPayload(
+  event: "scan.detected" | "scan.verified",
+  p: { scanId: number; uid: string; verified: boolean; tokenId: string | null; txHash: string | null; at: Date },
+) {
+  return {
+    event,
+    scan_id: p.scanId,
+    uid: p.uid,
+    verified: p.verified,
+    token_id: p.tokenId,
+    tx_hash: p.txHash,
+    timestamp: isoTimestamp(p.at),
+  };
+}
+
+/** An order was paid (`order.paid`, dashboard) or its payment confirmed by the gateway (`order.verified`, v1). */
+export function orderPayload(
+  event: "order.paid" | "order.verified",
+  p: {
+    orderId: string;
+    amount: string;
+    currency: string;
+    paymentMethod: "mobile" | "card" | "cash_qr";
+    uids: string[];
+    at: Date;
+  },
+) {
+  return {
+    event,
+    order_id: p.orderId,
+    amount: p.amount,
+    currency: p.currency,
+    payment_method: p.paymentMethod,
+    uids: p.uids,
+    timestamp: isoTimestamp(p.at),
+  };
+}

@@ -1,0 +1,152 @@
+// The SSRF guard: a webhook URL must name a public http(s) host, checked at registration and again at every delivery.
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+
+export type UrlPolicy = Readonly<{
+  /** Production accepts https only. */
+  httpsOnly: boolean;
+  /** Local development posts to receivers on 127.0.0.1 / ::1. */
+  allowLoopback: boolean;
+}>;
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+/** Resolves a host name to every address it has; tests inject one that answers with hostile addresses. */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The checked destination: deliveries connect to `address`, never to a second resolution of the name. */
+export type Destination = { url: URL; hostname: string; address: string; family: 4 | 6 };
+
+export class UrlRefusedError extends Error {
+  constructor(readonly problem: string) {
+    super(problem);
+  }
+}
+
+const DNS_TIMEOUT_MS = 5000;
+
+export const systemResolver: HostResolver = async (hostname) => {
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+let activeResolver: HostResolver = systemResolver;
+
+/** Replaces the resolver used when none is passed (the API's routes); returns a function restoring the previous one. */
+export function useHostResolver(resolver: HostResolver): () => void {
+  const previous = activeResolver;
+  activeResolver = resolver;
+  return () => {
+    activeResolver = previous;
+  };
+}
+
+// Names that resolve to instance-metadata services inside clouds, whatever the local resolver says.
+const METADATA_HOSTS = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata.azure.com",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
+
+/** Checks what can be checked without DNS: scheme, credentials, host form. Returns the parsed URL. */
+export function checkUrlShape(raw: string, policy: UrlPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UrlRefusedError("is not a valid absolute URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UrlRefusedError("must use http or https");
+  if (policy.httpsOnly && url.protocol !== "https:") throw new UrlRefusedError("must use https");
+  if (url.username || url.password) throw new UrlRefusedError("must not contain credentials");
+  const hostname = bareHostname(url);
+  if (!hostname) throw new UrlRefusedError("must name a host");
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (METADATA_HOSTS.has(name)) throw new UrlRefusedError("must not point at a cloud metadata service");
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    if (!policy.allowLoopback) throw new UrlRefusedError("must not point at a loopback address");
+  }
+  // The URL parser already turns decimal, octal and hex IPv4 forms into dotted quads; ipaddr.js is the second net.
+  if (ipaddr.isValid(name)) refuseAddress(name, policy);
+  return url;
+}
+
+/** The host of `url` without IPv6 brackets. */
+export function bareHostname(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+/**
+ * Shape check, then resolution: every address the name resolves to must be public (one private answer refuses the
+ * whole name, so a mixed answer cannot slip through). Returns the first address, which the caller connects to.
+ */
+export async function resolveDestination(
+  raw: string,
+  policy: UrlPolicy,
+  resolver: HostResolver = activeResolver,
+): Promise<Destination> {
+  const url = checkUrlShape(raw, policy);
+  const hostname = bareHostname(url);
+  if (ipaddr.isValid(hostname)) {
+    const address = ipaddr.process(hostname);
+    return { url, hostname, address: address.toString(), family: address.kind() === "ipv6" ? 6 : 4 };
+  }
+  let answers: ResolvedAddress[];
+  try {
+    answers = await withTimeout(resolver(hostname), DNS_TIMEOUT_MS);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new UrlRefusedError(`host "${hostname}" does not resolve${code ? ` (${code})` : ""}`);
+  }
+  if (answers.length === 0) throw new UrlRefusedError(`host "${hostname}" does not resolve`);
+  for (const answer of answers) refuseAddress(answer.address, policy, hostname);
+  const first = ipaddr.process(answers[0]!.address);
+  return { url, hostname, address: first.toString(), family: first.kind() === "ipv6" ? 6 : 4 };
+}
+
+/** The ipaddr.js range of an address, after unwrapping IPv4-mapped (and IPv4-compatible) IPv6. */
+export function addressRange(address: string): string {
+  return ipaddr.process(address).range();
+}
+
+function refuseAddress(address: string, policy: UrlPolicy, hostname?: string): void {
+  let range: string;
+  try {
+    range = addressRange(address);
+  } catch {
+    throw new UrlRefusedError(`resolves to an unparseable address "${address}"`);
+  }
+  if (range === "unicast") return;
+  if (range === "loopback" && policy.allowLoopback) return;
+  const where = hostname ? `host "${hostname}" resolves to` : "points at";
+  const kind = RANGE_WORDS[range] ?? `non-public (${range})`;
+  throw new UrlRefusedError(`${where} ${/^[aeiu]/.test(kind) ? "an" : "a"} ${kind} address; only public addresses are allowed`);
+}
+
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: "unspecified",
+  broadcast: "broadcast",
+  multicast: "multicast",
+  linkLocal: "link-local (cloud metadata)",
+  loopback: "loopback",
+  carrierGradeNat: "carrier-grade NAT",
+  private: "private",
+  reserved: "reserved",
+  uniqueLocal: "unique-local (private IPv6)",
+  ipv4Mapped: "IPv4-mapped",
+  rfc6052: "NAT64 (embedded IPv4)",
+  "6to4": "6to4 (embedded IPv4)",
+  teredo: "Teredo (embedded IPv4)",
+};
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error("DNS timeout"), { code: "ETIMEOUT" })), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

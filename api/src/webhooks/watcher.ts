@@ -1,0 +1,131 @@
+// The confirmation watcher: turns chain facts the indexer holds at the configured depth into outbox events.
+import type { Config } from "../config";
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
+import { indexerState } from "../onchain/indexer-state.repo";
+import { productCertifiedPayload, tagAssignedPayload } from "./events";
+import { enqueueEvent } from "./outbox";
+import {
+  attributableFacts,
+  dropFact,
+  dropStaleFacts,
+  parkMints,
+  parkTagAssignments,
+  readCursor,
+  tryWatcherLock,
+  viewsFingerprint,
+  writeCursor,
+  type AttributableFact,
+} from "./watcher.repo";
+
+const UNDEFINED_TABLE = "42P01";
+const BATCH = 500;
+const STALE_FACT_DAYS = 30;
+
+export type WatcherOptions = { db: Knex; config: Config; logger: Logger; intervalMs: number };
+
+export class ConfirmationWatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<unknown> | undefined;
+  private running = false;
+
+  constructor(private readonly options: WatcherOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const loop = () => {
+      if (!this.running) return;
+      this.current = this.tick()
+        .catch((error: unknown) => this.options.logger.error({ err: error }, "confirmation watcher tick failed"))
+        .finally(() => {
+          if (this.running) this.timer = setTimeout(loop, this.options.intervalMs);
+        });
+    };
+    loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.current;
+  }
+
+  /** One pass; returns how many events it enqueued. Exposed so tests and tools can drive the watcher directly. */
+  async tick(): Promise<number> {
+    const { db, config } = this.options;
+    try {
+      return await db.transaction(async (trx) => {
+        if (!(await tryWatcherLock(trx))) return 0;
+        const state = await indexerState(trx, config.onchainSchema);
+        if (!state) return 0;
+        // Depth as the public record counts it: a block's own inclusion is its first confirmation.
+        const safeBlock = state.indexedBlock - Math.max(1, config.confirmations) + 1;
+        const source = await viewsFingerprint(trx, config.onchainSchema);
+        await this.scan(trx, "product.certified", source, safeBlock, state.indexedBlock, (after, upTo) => parkMints(trx, config.onchainSchema, after, upTo));
+        await this.scan(trx, "tag.assigned", source, safeBlock, state.indexedBlock, (after, upTo) => parkTagAssignments(trx, config.onchainSchema, after, upTo));
+        let enqueued = 0;
+        for (const fact of await attributableFacts(trx, BATCH)) {
+          await enqueueEvent(trx, this.eventFor(fact));
+          await dropFact(trx, fact.kind, fact.ref);
+          enqueued += 1;
+        }
+        const stale = await dropStaleFacts(trx, STALE_FACT_DAYS);
+        if (stale > 0) this.options.logger.warn({ stale }, "dropped chain facts that no product claimed");
+        return enqueued;
+      });
+    } catch (error) {
+      // The indexer has not published its views yet.
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) return 0;
+      throw error;
+    }
+  }
+
+  private async scan(
+    trx: Knex,
+    name: string,
+    source: string,
+    safeBlock: number,
+    indexedBlock: number,
+    park: (after: number, upTo: number) => Promise<number>,
+  ) {
+    const cursor = await readCursor(trx, name);
+    // New views (a new local chain, a re-index) or an indexer behind the cursor: rescan from the start; the dedupe
+    // keys keep facts already sent from being sent again.
+    const after = cursor && cursor.source === source && cursor.lastBlock <= indexedBlock ? cursor.lastBlock : -1;
+    if (safeBlock <= after) return;
+    await park(after, safeBlock);
+    await writeCursor(trx, name, { lastBlock: safeBlock, source });
+  }
+
+  private eventFor(fact: AttributableFact) {
+    const at = new Date(fact.detail.at * 1000);
+    if (fact.kind === "mint") {
+      return {
+        brandId: fact.brandId,
+        type: "product.certified" as const,
+        dedupeKey: `product.certified:${fact.uid}`,
+        payload: productCertifiedPayload({
+          uid: fact.uid,
+          txHash: fact.txHash,
+          certificateUrl: `${this.options.config.publicBaseUrl}/dpp-certificate/${fact.uid}`,
+          at,
+        }),
+      };
+    }
+    return {
+      brandId: fact.brandId,
+      type: "tag.assigned" as const,
+      dedupeKey: `tag.assigned:${fact.txHash}:${fact.ref}`,
+      payload: tagAssignedPayload({
+        uid: fact.uid,
+        tokenId: fact.tokenId,
+        tagHash: fact.detail.tag_hash!,
+        previousTagHash: fact.detail.previous_tag_hash!,
+        txHash: fact.txHash,
+        blockNumber: fact.blockNumber,
+        at,
+      }),
+    };
+  }
+}

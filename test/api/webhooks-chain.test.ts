@@ -1,0 +1,126 @@
+// Events from the operations that exist, on the real seeded stack (chain, indexer, API): cert.issued when a passport
+// is issued, product.certified and tag.assigned once the indexer holds them at the confirmation depth.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import { keccak256, toUtf8Bytes } from "ethers";
+import { Webhook } from "standardwebhooks";
+import { getBrand } from "../../api/src/brands/service";
+import { createLogger } from "../../api/src/logger";
+import { Dispatcher } from "../../api/src/webhooks/dispatcher";
+import { setDashboardWebhook } from "../../api/src/webhooks/endpoints";
+import { ConfirmationWatcher } from "../../api/src/webhooks/watcher";
+import { waitFor } from "../../scripts/lib/processes";
+import { json } from "../support/http";
+import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
+
+type Delivery = { path: string; headers: Record<string, string>; body: string; payload: Record<string, unknown> };
+
+describe("webhook events from chain operations", () => {
+  let stack: SeededStack;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  const received: Delivery[] = [];
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body, payload: JSON.parse(body) as Record<string, unknown> });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    receiver?.closeAllConnections();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  const v1Headers = () => ({ Authorization: `Bearer ${stack.demo.api_key}`, "X-Service-Brand": stack.demo.brand_slug, "Content-Type": "application/json" });
+  function post(path: string, body: unknown, headers: Record<string, string>) {
+    return fetch(`${stack.api.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  }
+  const find = (path: string, event: string, uid: string) => received.filter((r) => r.path === path && r.payload.event === event && r.payload.uid === uid);
+
+  it("issuing a passport sends cert.issued; the indexed mint at depth sends product.certified; a tag sends tag.assigned", async function () {
+    this.timeout(240_000);
+    const { api } = stack;
+    const registration = await post("/api/v1/webhook/register", { url: `${receiverUrl}/v1`, events: ["product.certified", "cert.issued"] }, v1Headers());
+    expect(registration.status).to.equal(201);
+    const secret = (await json(registration)).data.signing_secret as string;
+    const brand = await getBrand(api.db, stack.demo.brand_slug);
+    const dashboard = await setDashboardWebhook({ db: api.db, config: api.config }, brand.id, `${receiverUrl}/dashboard`);
+    expect(dashboard.signingSecret).to.match(/^whsec_/);
+
+    // A product of the demo brand, its passport issued by the factory operator, then a tag assigned.
+    const created = await post("/api/v1/products", { sku: `WH-${randomBytes(3).toString("hex")}`, name: "Webhook Test Tee", category: "t-shirt", price: 990 }, v1Headers());
+    expect(created.status).to.equal(201);
+    const uid = (await json(created)).data.uid as string;
+    const login = await json(await post("/api/login", { email: stack.demo.operator.email, password: stack.demo.operator.password }, { "Content-Type": "application/json" }));
+    const operator = { Authorization: `Bearer ${login.token}`, "Content-Type": "application/json" };
+    const minted = await post("/api/factories/1001/passports", { uid }, operator);
+    expect(minted.status).to.equal(201);
+    const mint = await json(minted);
+    const tagUid = randomBytes(7).toString("hex").toUpperCase();
+    const tagged = await post("/api/factories/1001/tags", { uid, tag_uid: tagUid }, operator);
+    expect(tagged.status).to.equal(201);
+    const tag = await json(tagged);
+    await waitForIndexer(stack);
+
+    // Not at depth yet under a deep confirmation setting: nothing chain-derived is enqueued for it.
+    const deep = new ConfirmationWatcher({ db: api.db, config: { ...api.config, confirmations: 1_000_000 }, logger: createLogger("silent"), intervalMs: 1000 });
+    await deep.tick();
+    expect(await api.db("app.webhook_events").where({ dedupe_key: `product.certified:${uid}` })).to.have.length(0);
+
+    const dispatcher = new Dispatcher({ config: api.config, db: api.db, logger: createLogger("silent"), pollIntervalMs: 100, watchIntervalMs: 200 });
+    dispatcher.start();
+    try {
+      await waitFor(
+        "cert.issued, product.certified and tag.assigned deliveries",
+        async () =>
+          find("/v1", "cert.issued", uid).length > 0 &&
+          find("/v1", "product.certified", uid).length > 0 &&
+          find("/dashboard", "cert.issued", uid).length > 0 &&
+          find("/dashboard", "tag.assigned", uid).length > 0
+            ? true
+            : undefined,
+        120_000,
+        100,
+      );
+      // More watcher passes add nothing: one event per fact.
+      const watcher = new ConfirmationWatcher({ db: api.db, config: api.config, logger: createLogger("silent"), intervalMs: 1000 });
+      await watcher.tick();
+      await watcher.tick();
+    } finally {
+      await dispatcher.stop(2000);
+    }
+
+    const [certified] = find("/v1", "product.certified", uid);
+    expect(Object.keys(certified!.payload)).to.deep.equal(["event", "uid", "tx_hash", "certificate_url", "timestamp"]);
+    expect(certified!.payload).to.include({ event: "product.certified", uid, tx_hash: mint.tx_hash, certificate_url: `${api.config.publicBaseUrl}/dpp-certificate/${uid}` });
+    expect(certified!.payload.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(new Webhook(secret).verify(certified!.body, certified!.headers)).to.deep.equal(certified!.payload);
+
+    const [issued] = find("/v1", "cert.issued", uid);
+    expect(issued!.payload).to.include({ event: "cert.issued", uid, tx_hash: mint.tx_hash, token_id: mint.token_id });
+    expect(issued!.payload).to.have.property("certificate_pdf_url").that.is.a("string");
+
+    const [assigned] = find("/dashboard", "tag.assigned", uid);
+    expect(assigned!.payload).to.include({ event: "tag.assigned", uid, token_id: mint.token_id, tag_hash: keccak256(toUtf8Bytes(tagUid)), tx_hash: tag.tx_hash });
+    expect(new Webhook(dashboard.signingSecret!).verify(assigned!.body, assigned!.headers)).to.deep.equal(assigned!.payload);
+    // The dashboard receiver gets dashboard events only; v1 subscribers only what they chose.
+    expect(find("/dashboard", "product.certified", uid)).to.have.length(0);
+    expect(find("/v1", "tag.assigned", uid)).to.have.length(0);
+
+    expect(await api.db("app.webhook_events").where({ dedupe_key: `product.certified:${uid}` })).to.have.length(1);
+    expect(find("/v1", "product.certified", uid)).to.have.length(1);
+    expect(find("/dashboard", "tag.assigned", uid)).to.have.length(1);
+  });
+});
