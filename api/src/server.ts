@@ -2,7 +2,8 @@
 import type { Server } from "node:http";
 import pino from "pino";
 import { buildApp } from "./app";
-import { ConfigError, loadConfig, type Config } from "./config";
+import type { Config } from "./config";
+import { runProcess } from "./process-main";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { createLogger } from "./logger";
@@ -68,26 +69,4 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   return { server, url, stop };
 }
 
-if (require.main === module) {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  startApi(config).then(
-    (api) => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) {
-        process.once(signal, () => void api.stop().then(() => process.exit(0)));
-      }
-    },
-    (error: unknown) => {
-      console.error(`api failed to start: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runProcess("api", (config) => startApi(config));

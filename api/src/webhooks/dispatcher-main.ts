@@ -1,6 +1,7 @@
 // `npm run start:dispatcher`: the webhook dispatcher (and confirmation watcher) as its own process.
 import pino from "pino";
-import { ConfigError, loadConfig, type Config } from "../config";
+import type { Config } from "../config";
+import { runProcess } from "../process-main";
 import { createDb } from "../db/knex";
 import { migrateLatest } from "../db/migrate";
 import { createLogger } from "../logger";
@@ -33,26 +34,4 @@ export async function startDispatcher(config: Config, options: { logFile?: strin
   return { dispatcher, stop };
 }
 
-if (require.main === module) {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  startDispatcher(config).then(
-    (running) => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) {
-        process.once(signal, () => void running.stop().then(() => process.exit(0)));
-      }
-    },
-    (error: unknown) => {
-      console.error(`webhook dispatcher failed to start: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runProcess("webhook dispatcher", (config) => startDispatcher(config));
