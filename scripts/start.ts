@@ -206,7 +206,7 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
 
-Everything above is also in .data/demo.json; logs (api, indexer, hardhat-node) are in .data/logs/.
+Everything above is also in .data/demo.json; logs (api, dispatcher, indexer, hardhat-node) are in .data/logs/.
 Press Ctrl-C to stop.
 `);
 }

@@ -48,7 +48,8 @@ main{max-width:640px;margin:0 auto;padding:16px}
 h1{font-size:24px;line-height:1.25;margin:4px 0 10px}
 h2{font-size:13px;text-transform:uppercase;letter-spacing:.06em;color:#57606a;margin:0 0 10px}
 p{margin:0 0 8px}
-.eyebrow{color:#57606a;font-size:14px;margin:0;text-transform:capitalize}
+.eyebrow{color:#57606a;font-size:14px;margin:0}
+.category{text-transform:capitalize}
 .status{display:inline-block;font-weight:600;border-radius:999px;padding:4px 12px;font-size:14px;margin:0}
 .status.verified{background:#dafbe1;color:#116329}
 .status.unverified{background:#eaeef2;color:#424a53}

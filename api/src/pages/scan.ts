@@ -115,7 +115,7 @@ export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUr
   const body = html`${brandHeader(brand)}
 <main>
 ${passportWarnings(record)}
-<section class="card"><p class="eyebrow">${product.category}</p><h1>${product.name}</h1>${verificationBadge(record)}
+<section class="card"><p class="eyebrow category">${product.category}</p><h1>${product.name}</h1>${verificationBadge(record)}
 ${product.description ? html`<p>${product.description}</p>` : ""}</section>
 ${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e)}
 ${fibreCard(record)}
