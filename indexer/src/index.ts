@@ -15,6 +15,17 @@ import {
 
 type Activity = { passportsMinted?: number; supplyChainEvents?: number; verificationEvents?: number };
 type BlockRef = { number: bigint; timestamp: bigint };
+type EventRef = { block: BlockRef; transaction: { hash: `0x${string}` } };
+
+/** Where a history row came from: its block, time and transaction. */
+const origin = (event: EventRef) => ({
+  blockNumber: event.block.number,
+  timestamp: event.block.timestamp,
+  txHash: event.transaction.hash,
+});
+
+/** The last change to a current-state row. */
+const touched = (event: EventRef) => ({ updatedBlock: event.block.number, updatedTxHash: event.transaction.hash });
 
 /** Counts one on-chain event for a factory, plus the kind-specific counters in `activity`. */
 async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block: BlockRef, activity: Activity) {
@@ -60,8 +71,7 @@ ponder.on("ProductPassport:PassportMinted", async ({ event, context }) => {
     mintedBlock: event.block.number,
     mintedAt: event.block.timestamp,
     mintTxHash: event.transaction.hash,
-    updatedBlock: event.block.number,
-    updatedTxHash: event.transaction.hash,
+    ...touched(event),
   });
   // Factory 0 means "manufacturer not declared": no factory earns reputation from it.
   if (factoryId !== 0n) await recordFactoryActivity(context.db, factoryId, event.block, { passportsMinted: 1 });
@@ -74,15 +84,12 @@ ponder.on("ProductPassport:DataHashUpdated", async ({ event, context }) => {
     tokenId,
     previousHash,
     newHash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    txHash: event.transaction.hash,
+    ...origin(event),
   });
   await context.db.update(passport, { tokenId }).set((row) => ({
     dataHash: newHash,
     dataHashVersion: row.dataHashVersion + 1,
-    updatedBlock: event.block.number,
-    updatedTxHash: event.transaction.hash,
+    ...touched(event),
   }));
 });
 
@@ -93,14 +100,11 @@ ponder.on("ProductPassport:PassportStatusChanged", async ({ event, context }) =>
     tokenId,
     previousStatus,
     newStatus,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    txHash: event.transaction.hash,
+    ...origin(event),
   });
   await context.db.update(passport, { tokenId }).set({
     status: newStatus,
-    updatedBlock: event.block.number,
-    updatedTxHash: event.transaction.hash,
+    ...touched(event),
   });
 });
 
@@ -111,14 +115,11 @@ ponder.on("ProductPassport:TagAssigned", async ({ event, context }) => {
     tokenId,
     tagHash,
     previousTagHash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    txHash: event.transaction.hash,
+    ...origin(event),
   });
   await context.db.update(passport, { tokenId }).set({
     tagHash,
-    updatedBlock: event.block.number,
-    updatedTxHash: event.transaction.hash,
+    ...touched(event),
   });
 });
 
@@ -130,9 +131,7 @@ ponder.on("ProductPassport:SupplyChainEventRecorded", async ({ event, context })
     factoryId,
     stage,
     detailsHash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    txHash: event.transaction.hash,
+    ...origin(event),
     logIndex: event.log.logIndex,
   });
   await context.db
@@ -166,7 +165,7 @@ ponder.on("FactoryRegistry:FactoryMetadataUpdated", async ({ event, context }) =
 
 async function recordVerification(
   context: Context,
-  event: { id: string; args: { factoryId: bigint; verifier: `0x${string}` }; block: BlockRef; transaction: { hash: `0x${string}` } },
+  event: EventRef & { id: string; args: { factoryId: bigint; verifier: `0x${string}` } },
   verified: boolean,
 ) {
   const { factoryId, verifier } = event.args;
@@ -175,9 +174,7 @@ async function recordVerification(
     factoryId,
     verified,
     verifier,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    txHash: event.transaction.hash,
+    ...origin(event),
   });
   await context.db.update(factory, { factoryId }).set({
     verified,
