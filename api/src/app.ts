@@ -4,6 +4,7 @@ import Koa from "koa";
 import type { JsonRpcProvider } from "ethers";
 import type { Operator } from "./auth/sessions";
 import type { BrandContext } from "./middleware/brand-auth";
+import type { KeyCache } from "./brands/key-cache";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import type { Knex } from "./db/knex";
@@ -46,6 +47,8 @@ export type AppDeps = {
   provider: JsonRpcProvider;
   chain: ChainAccess;
   logger: Logger;
+  /** Valid API keys cached in this process; without it every request looks its key up. */
+  keyCache?: KeyCache;
 };
 
 export function buildApp(deps: AppDeps): Koa<AppState> {

@@ -6,6 +6,7 @@ import type { Config } from "./config";
 import { runProcess } from "./process-main";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
+import { KeyCache } from "./brands/key-cache";
 import { createLogger } from "./logger";
 import { reconcilePendingIssuances } from "./passports/issuance";
 import { createChainAccess } from "./chain/access";
@@ -24,7 +25,10 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   const applied = await migrateLatest(db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
 
-  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger };
+  const keyCache = new KeyCache(config.databaseUrl, logger);
+  // Without its LISTEN connection the cache stays off (and retries): requests then look keys up in the database.
+  await keyCache.start().catch((error: unknown) => logger.warn({ err: error }, "key cache off"));
+  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache };
   const app = buildApp(deps);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -61,6 +65,7 @@ export async function startApi(config: Config, options: { logFile?: string } = {
         server.closeIdleConnections();
       });
       provider.destroy();
+      await keyCache.close();
       await db.destroy();
       logger.info("api stopped");
     })();

@@ -5,6 +5,7 @@ import { createProvider } from "../../api/src/chain/provider";
 import { loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
+import { KeyCache } from "../../api/src/brands/key-cache";
 import { createLogger } from "../../api/src/logger";
 import { freePort } from "./processes";
 
@@ -18,7 +19,11 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   await migrateLatest(db);
   const provider = createProvider(config.rpcUrl, config.chainId);
   const chain = createChainAccess(config, provider);
-  const app = buildApp({ config, db, provider, chain, logger: createLogger(config.logLevel) });
+  const logger = createLogger(config.logLevel);
+  // As in the API process: keys cached, with invalidation by NOTIFY (tests exercise the same path).
+  const keyCache = new KeyCache(config.databaseUrl, logger);
+  await keyCache.start();
+  const app = buildApp({ config, db, provider, chain, logger, keyCache });
   const server = app.listen(port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -33,6 +38,7 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       provider.destroy();
+      await keyCache.close();
       await db.destroy();
     },
   };

@@ -178,19 +178,20 @@ export async function revokeApiKey(db: Knex, keyId: number, graceSeconds = 0): P
 export async function findBrandByKeyHash(
   db: Knex,
   keyHash: Buffer,
-): Promise<{ keyId: number; keyHash: Buffer; lastUsedAt: Date | null; brand: BrandRecord } | undefined> {
+): Promise<{ keyId: number; keyHash: Buffer; lastUsedAt: Date | null; revokedAt: Date | null; brand: BrandRecord } | undefined> {
   const row = await db("app.api_keys as k")
     .join("app.brands as b", "b.id", "k.brand_id")
     .where("k.key_hash", keyHash)
     .where((q) => q.whereNull("k.revoked_at").orWhere("k.revoked_at", ">", db.fn.now()))
-    .first<(BrandRow & { key_id: number; key_hash: Buffer; last_used_at: Date | null }) | undefined>(
+    .first<(BrandRow & { key_id: number; key_hash: Buffer; last_used_at: Date | null; revoked_at: Date | null }) | undefined>(
       ...BRAND_COLUMNS.map((c) => `b.${c}`),
       "k.id as key_id",
       "k.key_hash",
       "k.last_used_at",
+      "k.revoked_at",
     );
   if (!row) return undefined;
-  return { keyId: row.key_id, keyHash: row.key_hash, lastUsedAt: row.last_used_at, brand: toBrand(row) };
+  return { keyId: row.key_id, keyHash: row.key_hash, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at, brand: toBrand(row) };
 }
 
 /** Records use of a key at most once a minute, so authenticated traffic does not write a row per request. */

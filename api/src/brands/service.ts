@@ -1,4 +1,5 @@
 // Brand accounts and their API keys: creation, keys shown once and stored hashed, rotation, revocation, plans, limits.
+import { invalidateKeyCaches, type KeyCache } from "./key-cache";
 import { generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
@@ -83,7 +84,10 @@ export async function listKeys(db: Knex, slug: string): Promise<ApiKeyRecord[]> 
 export async function revokeKey(db: Knex, slug: string, ref: string): Promise<ApiKeyRecord> {
   const brand = await getBrand(db, slug);
   const key = await resolveKey(db, brand.id, ref);
-  return revokeApiKey(db, key.id);
+  const result = await revokeApiKey(db, key.id);
+  // This process forgets cached keys now; other processes hear the trigger's NOTIFY.
+  invalidateKeyCaches();
+  return result;
 }
 
 /**
@@ -103,24 +107,33 @@ export async function rotateKey(
   }
   if (problems.length > 0) throw new ValidationError(problems);
   const brand = await getBrand(db, slug);
-  return db.transaction(async (trx) => {
+  const result = await db.transaction(async (trx) => {
     const old = await resolveKey(trx, brand.id, ref);
     if (old.revokedAt && old.revokedAt.getTime() <= Date.now()) throw new ConflictError(`Key ${old.prefix}… (id ${old.id}) is revoked already.`);
     const key = await addKey(trx, brand.id, options.label ?? old.label);
     const revoked = await revokeApiKey(trx, old.id, grace);
     return { key, revoked };
   });
+  // This process forgets cached keys now; other processes hear the trigger's NOTIFY.
+  invalidateKeyCaches();
+  return result;
 }
 
 export async function setBrandStatus(db: Knex, slug: string, status: BrandStatus): Promise<BrandRecord> {
   const brand = await getBrand(db, slug);
-  return updateBrand(db, brand.id, { status });
+  const result = await updateBrand(db, brand.id, { status });
+  // This process forgets cached keys now; other processes hear the trigger's NOTIFY.
+  invalidateKeyCaches();
+  return result;
 }
 
 export async function setBrandPlan(db: Knex, slug: string, plan: string): Promise<BrandRecord> {
   if (!isPlanName(plan)) throw new ValidationError([{ field: "plan", problem: `must be one of ${PLAN_NAMES.join(", ")}` }]);
   const brand = await getBrand(db, slug);
-  return updateBrand(db, brand.id, { plan });
+  const result = await updateBrand(db, brand.id, { plan });
+  // This process forgets cached keys now; other processes hear the trigger's NOTIFY.
+  invalidateKeyCaches();
+  return result;
 }
 
 /** Merges `overrides` into the brand's custom limits (a custom SLA); `clear` drops every override first. */
@@ -134,17 +147,26 @@ export async function setLimitOverrides(
   if (problems.length > 0) throw new ValidationError(problems.map((problem) => ({ field: "limits", problem })));
   const brand = await getBrand(db, slug);
   const merged = { ...(options.clear ? {} : brand.limitOverrides), ...overrides };
-  return updateBrand(db, brand.id, { limitOverrides: merged });
+  const result = await updateBrand(db, brand.id, { limitOverrides: merged });
+  // This process forgets cached keys now; other processes hear the trigger's NOTIFY.
+  invalidateKeyCaches();
+  return result;
 }
 
 /** The brand a presented key belongs to, if the key is in force; the caller decides what a miss means. */
-export async function brandForKey(db: Knex, presentedKey: string): Promise<BrandRecord | undefined> {
+export async function brandForKey(db: Knex, presentedKey: string, cache?: KeyCache): Promise<BrandRecord | undefined> {
   if (presentedKey.length === 0 || presentedKey.length > MAX_KEY_LENGTH) return undefined;
   const hash = hashApiKey(presentedKey);
-  const found = await findBrandByKeyHash(db, hash);
-  // The index found the row by hash; the constant-time comparison keeps the final decision free of timing signals.
+  const hashHex = hash.toString("hex");
+  const cached = cache?.get(hashHex);
+  // Found by its hash (map or index); the constant-time comparison keeps the final decision free of timing signals.
+  const found = cached ?? (await findBrandByKeyHash(db, hash));
   if (!found || !sameHash(found.keyHash, hash)) return undefined;
-  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) await touchApiKey(db, found.keyId);
+  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) {
+    found.lastUsedAt = new Date();
+    await touchApiKey(db, found.keyId);
+  }
+  if (!cached && "revokedAt" in found) cache?.set(hashHex, found, found.revokedAt);
   return found.brand;
 }
 

@@ -7,6 +7,7 @@ import * as supplyChainDetails from "./migrations/003-supply-chain-details";
 import * as metering from "./migrations/004-metering";
 import * as webhooks from "./migrations/005-webhooks";
 import * as idempotency from "./migrations/006-idempotency";
+import * as authNotify from "./migrations/007-auth-notify";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "004-metering": metering,
   "005-webhooks": webhooks,
   "006-idempotency": idempotency,
+  "007-auth-notify": authNotify,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -40,7 +40,7 @@ export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLI
 
     const clientKey = `apikey:ip:${ctx.ip}`;
     const slug = ctx.get("X-Service-Brand").trim().toLowerCase();
-    const brand = bearer && slug ? await brandForKey(deps.db, bearer[1]!) : undefined;
+    const brand = bearer && slug ? await brandForKey(deps.db, bearer[1]!, deps.keyCache) : undefined;
     if (!brand || brand.slug !== slug) {
       // The lock is read only for a failed key: a valid key is not the guessing the lock stops, and this keeps the
       // lock check off the path of every valid request. A locked address still learns nothing: it gets 429.
