@@ -6,6 +6,7 @@ import type { Operator } from "./auth/sessions";
 import type { BrandContext } from "./middleware/brand-auth";
 import type { KeyCache } from "./brands/key-cache";
 import type { ChainAccess } from "./chain/access";
+import type { CallMeter } from "./metering/call-meter";
 import type { Config } from "./config";
 import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
@@ -49,6 +50,8 @@ export type AppDeps = {
   logger: Logger;
   /** Valid API keys cached in this process; without it every request looks its key up. */
   keyCache?: KeyCache;
+  /** Leases API calls per brand (metering/call-meter.ts); without it every call is one statement. */
+  callMeter?: CallMeter;
 };
 
 export function buildApp(deps: AppDeps): Koa<AppState> {

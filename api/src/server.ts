@@ -7,6 +7,7 @@ import { runProcess } from "./process-main";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { KeyCache } from "./brands/key-cache";
+import { CallMeter } from "./metering/call-meter";
 import { createLogger } from "./logger";
 import { reconcilePendingIssuances } from "./passports/issuance";
 import { createChainAccess } from "./chain/access";
@@ -28,7 +29,8 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   const keyCache = new KeyCache(config.databaseUrl, logger);
   // Without its LISTEN connection the cache stays off (and retries): requests then look keys up in the database.
   await keyCache.start().catch((error: unknown) => logger.warn({ err: error }, "key cache off"));
-  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache };
+  const callMeter = new CallMeter(db, logger);
+  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache, callMeter };
   const app = buildApp(deps);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -66,6 +68,8 @@ export async function startApi(config: Config, options: { logFile?: string } = {
       });
       provider.destroy();
       await keyCache.close();
+      // Unused leased calls are given back and endpoint counts written before the pool closes.
+      await callMeter.close();
       await db.destroy();
       logger.info("api stopped");
     })();

@@ -6,10 +6,11 @@ import { loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { KeyCache } from "../../api/src/brands/key-cache";
+import { CallMeter } from "../../api/src/metering/call-meter";
 import { createLogger } from "../../api/src/logger";
 import { freePort } from "./processes";
 
-export type InProcessApi = { url: string; db: Knex; config: Config; chain: ChainAccess; close: () => Promise<void> };
+export type InProcessApi = { url: string; db: Knex; config: Config; chain: ChainAccess; callMeter: CallMeter; close: () => Promise<void> };
 
 export async function startInProcessApi(env: Record<string, string>): Promise<InProcessApi> {
   // The port is chosen first so PUBLIC_BASE_URL, and every absolute URL the API returns, is right.
@@ -23,7 +24,8 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   // As in the API process: keys cached, with invalidation by NOTIFY (tests exercise the same path).
   const keyCache = new KeyCache(config.databaseUrl, logger);
   await keyCache.start();
-  const app = buildApp({ config, db, provider, chain, logger, keyCache });
+  const callMeter = new CallMeter(db, logger);
+  const app = buildApp({ config, db, provider, chain, logger, keyCache, callMeter });
   const server = app.listen(port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -34,11 +36,13 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
     db,
     config,
     chain,
+    callMeter,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       provider.destroy();
       await keyCache.close();
+      await callMeter.close();
       await db.destroy();
     },
   };

@@ -23,6 +23,11 @@ import { json } from "../support/http";
 
 describe("v1 brand accounts, keys, limits and usage", () => {
   let api: InProcessApi;
+  /** The brand's usage in Postgres once this process has written what its call meter holds (as GET /usage does). */
+  const usageOf = async (brandId: number) => {
+    await api.callMeter.settle(brandId);
+    return monthlyUsage(api.db, brandId);
+  };
   let counter = 0;
 
   before(async () => {
@@ -117,8 +122,8 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const crossed = await call("/api/v1/brand", { Authorization: `Bearer ${a.key}`, "X-Service-Brand": b.slug });
       await expectError(crossed, 401, "INVALID_KEY");
       expect(crossed.headers.get("x-plan-api-used")).to.equal(null);
-      expect((await monthlyUsage(api.db, a.brand.id)).callsThisMonth).to.equal(0);
-      expect((await monthlyUsage(api.db, b.brand.id)).callsThisMonth).to.equal(0);
+      expect((await usageOf(a.brand.id)).callsThisMonth).to.equal(0);
+      expect((await usageOf(b.brand.id)).callsThisMonth).to.equal(0);
     });
 
     it("answers 403 BRAND_INACTIVE while the brand is suspended, and serves it again once reactivated", async () => {
@@ -176,7 +181,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).to.be.closeTo(secondsToNextMonth(new Date()), 30);
       expectUsageHeaders(refused, 5, 5, PLANS.starter.limits.requestsPerHour - 5);
-      expect((await monthlyUsage(api.db, b.brand.id)).callsThisMonth).to.equal(5);
+      expect((await usageOf(b.brand.id)).callsThisMonth).to.equal(5);
     });
 
     it("refuses past the hourly limit with RATE_LIMIT, Retry-After to the next hour and the three headers", async () => {
@@ -200,9 +205,30 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const refused = responses.filter((r) => r.status === 429);
       expect(refused).to.have.length(15);
       for (const r of refused) expect((await json(r)).error.code).to.equal("RATE_LIMIT");
-      const usage = await monthlyUsage(api.db, b.brand.id);
+      const usage = await usageOf(b.brand.id);
       expect(usage.callsThisMonth).to.equal(5);
       expect(usage.endpointBreakdown).to.deep.equal([{ endpoint: "GET /api/v1/brand", calls: 5 }]);
+    });
+
+    it("keeps limits exact while calls are leased in growing blocks under a burst", async () => {
+      const b = await newBrand({ limitOverrides: { api_calls_per_month: 37 } });
+      // Back-to-back calls make the leases grow (1, 2, 4, …); a grant never exceeds what the limit leaves.
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i += 1) statuses.push((await call("/api/v1/brand", as(b))).status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(37);
+      expect(statuses.slice(37).every((s) => s === 429)).to.equal(true);
+      const usage = await usageOf(b.brand.id);
+      expect(usage.callsThisMonth).to.equal(37);
+      expect(usage.endpointBreakdown).to.deep.equal([{ endpoint: "GET /api/v1/brand", calls: 37 }]);
+    });
+
+    it("gives unused leased calls back, so the database counts only calls made", async () => {
+      const b = await newBrand();
+      for (let i = 0; i < 10; i += 1) expect((await call("/api/v1/brand", as(b))).status).to.equal(200);
+      const row = () => api.db("app.usage_monthly").where({ brand_id: b.brand.id, meter: "api_calls" }).first<{ count: number }>("count");
+      // A burst leases ahead of use; after settling, what was not used is back.
+      await api.callMeter.settle(b.brand.id);
+      expect((await row())!.count).to.equal(10);
     });
 
     it("reports the monthly quota before the hourly limit when both are exhausted", async () => {
@@ -238,7 +264,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
           throw new Error("mint failed");
         })
         .catch(() => undefined);
-      expect((await monthlyUsage(api.db, b.brand.id)).certsIssued).to.equal(0);
+      expect((await usageOf(b.brand.id)).certsIssued).to.equal(0);
     });
 
     it("keeps months apart", async () => {
@@ -248,7 +274,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       await meterCall(api.db, b.brand.id, limits, "GET /api/v1/brand", new Date("2020-02-01T00:00:00Z"));
       expect((await monthlyUsage(api.db, b.brand.id, "2020-01")).callsThisMonth).to.equal(1);
       expect((await monthlyUsage(api.db, b.brand.id, "2020-02")).callsThisMonth).to.equal(1);
-      expect((await monthlyUsage(api.db, b.brand.id)).callsThisMonth).to.equal(0);
+      expect((await usageOf(b.brand.id)).callsThisMonth).to.equal(0);
     });
   });
 
@@ -292,7 +318,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       expectUsageHeaders(bad, 2, 1_000, 98);
       const unauthenticated = await fetch(`${url}/api/v1/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       await expectError(unauthenticated, 401, "MISSING_KEY");
-      const usage = await monthlyUsage(api.db, b.brand.id);
+      const usage = await usageOf(b.brand.id);
       expect(usage.endpointBreakdown).to.deep.equal([{ endpoint: "POST /api/v1/echo", calls: 2 }]);
     });
   });
@@ -336,7 +362,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const missing = await call(`/api/v1/products/${b.brand.uidPrefix}-ZZZZZZZZ`, as(b));
       await expectError(missing, 404, "NOT_FOUND");
       expectUsageHeaders(missing, 1, 1_000, 99);
-      expect((await monthlyUsage(api.db, b.brand.id)).endpointBreakdown).to.deep.equal([{ endpoint: "GET /api/v1/products/:uid", calls: 1 }]);
+      expect((await usageOf(b.brand.id)).endpointBreakdown).to.deep.equal([{ endpoint: "GET /api/v1/products/:uid", calls: 1 }]);
     });
 
     it("shows a brand only its own usage", async () => {
@@ -353,7 +379,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       expect((await json(await call("/api/v1/usage", as(b)))).data.estimated_cost_usd).to.equal(1500);
       // B's key cannot be pointed at A.
       await expectError(await call("/api/v1/usage", { Authorization: `Bearer ${b.key}`, "X-Service-Brand": a.slug }), 401, "INVALID_KEY");
-      expect((await monthlyUsage(api.db, a.brand.id)).callsThisMonth).to.equal(3);
+      expect((await usageOf(a.brand.id)).callsThisMonth).to.equal(3);
     });
   });
 

@@ -8,6 +8,7 @@ import * as metering from "./migrations/004-metering";
 import * as webhooks from "./migrations/005-webhooks";
 import * as idempotency from "./migrations/006-idempotency";
 import * as authNotify from "./migrations/007-auth-notify";
+import * as callLeases from "./migrations/008-call-leases";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "005-webhooks": webhooks,
   "006-idempotency": idempotency,
   "007-auth-notify": authNotify,
+  "008-call-leases": callLeases,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -13,7 +13,10 @@ export function meterApiCall(deps: AppDeps): Middleware<AppState> {
   return async (ctx, next) => {
     const brand = ctx.state.brand;
     if (!brand) throw new Error("meterApiCall must run after requireBrand");
-    const reading = await meterCall(deps.db, brand.id, brand.limits, endpointOf(ctx));
+    const endpoint = endpointOf(ctx);
+    const reading = deps.callMeter
+      ? await deps.callMeter.admit(brand.id, brand.limits, endpoint)
+      : await meterCall(deps.db, brand.id, brand.limits, endpoint);
     setUsageHeaders(ctx, reading);
     if (reading.outcome === "monthly_limit") throw new MonthlyLimitError("API call", reading.retryAfterSeconds);
     if (reading.outcome === "hourly_limit") {

@@ -1,0 +1,176 @@
+// Meters API calls with leases, so a busy brand does not cost a database round trip per request.
+//
+// A process leases calls from Postgres (app.lease_calls): up to N at once, never more than the monthly and hourly
+// limits leave, so every admitted call is inside the limits and N concurrent requests past a limit admit exactly
+// the limit. N starts at 1 (one statement per call, as without leases) and doubles, up to MAX_LEASE, while leases are
+// taken less than FAST_MS apart. What a process does not use it gives back after IDLE_MS, at an hour or month
+// boundary, before answering a usage read, and on shutdown; until then the database counts it as used. A process that
+// crashes loses at most one lease per brand (counted, never admitted). Endpoint counts are added up in memory and
+// written at the same moments.
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
+import type { EffectiveLimits } from "../plans/catalogue";
+import { hourOf, periodOf, secondsToNextHour, secondsToNextMonth, type CallMeterReading } from "./service";
+
+const MAX_LEASE = 64;
+const FAST_MS = 100;
+const SLOW_MS = 1000;
+const IDLE_MS = 1000;
+const FLUSH_MS = 1000;
+const HOURLY_RETENTION_MS = 48 * 3_600_000;
+
+type Outcome = CallMeterReading["outcome"];
+
+type Lease = {
+  brandId: number;
+  period: string;
+  hour: Date;
+  /** Calls leased to this process and not used yet. */
+  remaining: number;
+  /** The brand's monthly and hourly counts in Postgres after the last grant (leased calls included). */
+  calls: number;
+  requests: number;
+  size: number;
+  lastGrantAt: number;
+  inflight?: Promise<Outcome>;
+  idle?: NodeJS.Timeout;
+};
+
+export class CallMeter {
+  private readonly leases = new Map<number, Lease>();
+  /** Calls per "brandId\tperiod\tendpoint" not yet written. */
+  private readonly endpoints = new Map<string, number>();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly logger: Logger,
+  ) {
+    this.flushTimer = setInterval(() => void this.flushEndpoints(), FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Admits one call of the brand, or says which limit refuses it. */
+  async admit(brandId: number, limits: EffectiveLimits, endpoint: string, now = new Date()): Promise<CallMeterReading> {
+    const period = periodOf(now);
+    const hour = hourOf(now);
+    for (;;) {
+      let lease = this.leases.get(brandId);
+      if (lease && !lease.inflight && (lease.period !== period || lease.hour.getTime() !== hour.getTime())) {
+        await this.release(lease);
+        lease = undefined;
+      }
+      if (!lease) {
+        lease = { brandId, period, hour, remaining: 0, calls: 0, requests: 0, size: 1, lastGrantAt: 0 };
+        this.leases.set(brandId, lease);
+      }
+      if (lease.remaining > 0) {
+        lease.remaining -= 1;
+        const key = `${brandId}\t${lease.period}\t${endpoint}`;
+        this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + 1);
+        this.armIdle(lease);
+        return this.reading("admitted", lease, limits, now);
+      }
+      const granting = lease.inflight ?? this.grant(lease, limits);
+      const outcome = await granting;
+      if (outcome !== "admitted") return this.reading(outcome, lease, limits, now);
+    }
+  }
+
+  /** Gives back the brand's unused calls and writes its endpoint counts, so Postgres holds exact figures. */
+  async settle(brandId: number): Promise<void> {
+    const lease = this.leases.get(brandId);
+    if (lease?.inflight) await lease.inflight.catch(() => undefined);
+    if (lease && !lease.inflight) await this.release(lease);
+    await this.flushEndpoints(brandId);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    for (const brandId of [...this.leases.keys()]) await this.settle(brandId).catch(() => undefined);
+    await this.flushEndpoints();
+  }
+
+  private grant(lease: Lease, limits: EffectiveLimits): Promise<Outcome> {
+    const sinceLast = Date.now() - lease.lastGrantAt;
+    if (sinceLast < FAST_MS) lease.size = Math.min(MAX_LEASE, lease.size * 2);
+    else if (sinceLast > SLOW_MS) lease.size = 1;
+    const run = (async (): Promise<Outcome> => {
+      const { rows } = await this.db.raw<{ rows: Array<{ granted: number; calls: number; requests: number }> }>(
+        // Its own implicit transaction, committed asynchronously: see meterCallRow in repo.ts.
+        `SELECT l.granted, l.calls, l.requests, set_config('synchronous_commit', 'off', true) AS async_commit
+         FROM app.lease_calls(?, ?, ?, ?, ?, ?, ?) AS l`,
+        [lease.brandId, lease.period, lease.hour, lease.size, limits.apiCallsPerMonth, limits.requestsPerHour,
+          new Date(lease.hour.getTime() - HOURLY_RETENTION_MS)],
+      );
+      const row = rows[0]!;
+      lease.lastGrantAt = Date.now();
+      lease.calls = row.calls;
+      lease.requests = row.requests;
+      lease.remaining += row.granted;
+      if (row.granted > 0) return "admitted";
+      return row.calls >= limits.apiCallsPerMonth ? "monthly_limit" : "hourly_limit";
+    })();
+    lease.inflight = run;
+    void run.finally(() => {
+      if (lease.inflight === run) lease.inflight = undefined;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async release(lease: Lease): Promise<void> {
+    clearTimeout(lease.idle);
+    if (this.leases.get(lease.brandId) === lease) this.leases.delete(lease.brandId);
+    const unused = lease.remaining;
+    lease.remaining = 0;
+    if (unused === 0) return;
+    await this.db.raw("SELECT app.release_calls(?, ?, ?, ?), set_config('synchronous_commit', 'off', true)", [
+      lease.brandId,
+      lease.period,
+      lease.hour,
+      unused,
+    ]);
+  }
+
+  private armIdle(lease: Lease): void {
+    clearTimeout(lease.idle);
+    lease.idle = setTimeout(() => {
+      if (lease.inflight || this.leases.get(lease.brandId) !== lease) return;
+      void this.release(lease).catch((error: unknown) => this.logger.warn({ err: error }, "returning unused calls failed"));
+    }, IDLE_MS);
+    lease.idle.unref();
+  }
+
+  private async flushEndpoints(brandId?: number): Promise<void> {
+    const batch = [...this.endpoints].filter(([key]) => brandId === undefined || key.startsWith(`${brandId}\t`));
+    if (batch.length === 0) return;
+    for (const [key] of batch) this.endpoints.delete(key);
+    const values = batch.map(([key, calls]) => {
+      const [brand, period, endpoint] = key.split("\t");
+      return { brand_id: Number(brand), period, endpoint, calls };
+    });
+    try {
+      await this.db("app.usage_endpoints")
+        .insert(values)
+        .onConflict(["brand_id", "period", "endpoint"])
+        .merge({ calls: this.db.raw("app.usage_endpoints.calls + excluded.calls") });
+    } catch (error) {
+      // Kept for the next flush rather than lost.
+      for (const [key, calls] of batch) this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + calls);
+      this.logger.warn({ err: error }, "writing endpoint counts failed; retrying");
+    }
+  }
+
+  private reading(outcome: Outcome, lease: Lease, limits: EffectiveLimits, now: Date): CallMeterReading {
+    const requestsUsed = Math.max(0, lease.requests - lease.remaining);
+    return {
+      outcome,
+      callsThisMonth: Math.max(0, lease.calls - lease.remaining),
+      callsLimit: limits.apiCallsPerMonth,
+      hourlyLimit: limits.requestsPerHour,
+      hourlyRemaining: Math.max(0, limits.requestsPerHour - requestsUsed),
+      secondsToHourReset: secondsToNextHour(now),
+      retryAfterSeconds: outcome === "monthly_limit" ? secondsToNextMonth(now) : outcome === "hourly_limit" ? secondsToNextHour(now) : 0,
+    };
+  }
+}
