@@ -2,7 +2,7 @@
 // cert.issued is enqueued by passport issuance (passports/issuance.ts); product.certified and tag.assigned by the
 // confirmation watcher (watcher.ts). Scans and orders have no producing route yet: these are their entry points.
 import type { Knex } from "../db/knex";
-import { orderPayload, scanPayload } from "./events";
+import { orderPayload, scanPayload, type Order } from "./events";
 import { enqueueEvent } from "./outbox";
 
 export type ScanFact = { brandId: number; scanId: number; uid: string; verified: boolean; tokenId: string | null; txHash: string | null; at: Date };
@@ -33,15 +33,7 @@ export async function emitScan(trx: Knex, scan: ScanFact): Promise<string[]> {
   return ids;
 }
 
-export type PaidOrder = {
-  brandId: number;
-  orderId: string;
-  amount: string;
-  currency: string;
-  paymentMethod: "mobile" | "card" | "cash_qr";
-  uids: string[];
-  at: Date;
-};
+export type PaidOrder = Order & { brandId: number };
 
 /**
  * An order whose payment is confirmed (gateway callback, or the cashier's scan for Cash QR): `order.paid` for the

@@ -97,18 +97,18 @@ export function scanPayload(
   };
 }
 
+/** A paid order, as the payment producers (gateways, Cash QR) will report it. */
+export type Order = {
+  orderId: string;
+  amount: string;
+  currency: string;
+  paymentMethod: "mobile" | "card" | "cash_qr";
+  uids: string[];
+  at: Date;
+};
+
 /** An order was paid (`order.paid`, dashboard) or its payment confirmed by the gateway (`order.verified`, v1). */
-export function orderPayload(
-  event: "order.paid" | "order.verified",
-  p: {
-    orderId: string;
-    amount: string;
-    currency: string;
-    paymentMethod: "mobile" | "card" | "cash_qr";
-    uids: string[];
-    at: Date;
-  },
-) {
+export function orderPayload(event: "order.paid" | "order.verified", p: Order) {
   return {
     event,
     order_id: p.orderId,
