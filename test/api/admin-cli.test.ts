@@ -146,7 +146,14 @@ describe("operator CLI (npm run admin)", () => {
     const cleared = await adminJson(["set-limits", "--brand", "cli-limits", "--clear"]);
     expect(cleared.limit_overrides).to.deep.equal({});
 
-    const usage = await adminJson(["show-usage", "--brand", "cli-limits"]);
+    // The API process writes its endpoint counts every second (README, "Plans and limits"); the call counter itself
+    // is exact at once. Read until the endpoint counts add up to the calls, for at most five seconds.
+    let usage = await adminJson(["show-usage", "--brand", "cli-limits"]);
+    const counted = (u: typeof usage) => u.endpoint_breakdown.reduce((sum: number, row: { calls: number }) => sum + row.calls, 0);
+    for (let attempt = 0; attempt < 10 && counted(usage) < usage.api_calls; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      usage = await adminJson(["show-usage", "--brand", "cli-limits"]);
+    }
     expect(usage).to.include({ brand: "cli-limits", plan: "enterprise", api_calls: 3, certs: 0 });
     expect(usage.endpoint_breakdown).to.deep.equal([
       { endpoint: "GET /api/v1/brand", calls: 2 },
