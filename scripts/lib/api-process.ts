@@ -10,7 +10,15 @@ import { CallMeter } from "../../api/src/metering/call-meter";
 import { createLogger } from "../../api/src/logger";
 import { freePort } from "./processes";
 
-export type InProcessApi = { url: string; db: Knex; config: Config; chain: ChainAccess; callMeter: CallMeter; close: () => Promise<void> };
+export type InProcessApi = {
+  url: string;
+  db: Knex;
+  config: Config;
+  chain: ChainAccess;
+  callMeter: CallMeter;
+  keyCache: KeyCache;
+  close: () => Promise<void>;
+};
 
 export async function startInProcessApi(env: Record<string, string>): Promise<InProcessApi> {
   // The port is chosen first so PUBLIC_BASE_URL, and every absolute URL the API returns, is right.
@@ -37,6 +45,7 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
     config,
     chain,
     callMeter,
+    keyCache,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { expect } from "chai";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
-import { freePort } from "../../scripts/lib/processes";
+import { freePort, waitFor } from "../../scripts/lib/processes";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 
@@ -41,6 +41,17 @@ describe("operator CLI (npm run admin)", () => {
     const run = await admin([...args, "--json"]);
     expect(run.code, run.stderr).to.equal(0);
     return JSON.parse(run.stdout);
+  }
+
+  /**
+   * A command that changes keys or brands, then a wait until the API has heard of it: the CLI's NOTIFY reaches the
+   * API's key cache asynchronously, a moment after the CLI exits.
+   */
+  async function adminChanging<T>(command: () => Promise<T>): Promise<T> {
+    const heard = api.keyCache.notifications;
+    const result = await command();
+    await waitFor("the API to hear of the change", async () => (api.keyCache.notifications > heard ? true : undefined), 10_000, 10);
+    return result;
   }
 
   const brandCall = (key: string, slug: string, route = "brand") =>
@@ -91,16 +102,16 @@ describe("operator CLI (npm run admin)", () => {
     expect(keys.stdout).to.include(issued.key_prefix).and.to.include("shop backend");
     expect(keys.stdout).to.not.include(issued.api_key).and.not.include(firstKey!);
 
-    const rotated = await adminJson(["rotate-key", "--brand", "cli-brand", "--key", String(issued.key_id)]);
+    const rotated = await adminChanging(() => adminJson(["rotate-key", "--brand", "cli-brand", "--key", String(issued.key_id)]));
     expect(rotated.revoked).to.include({ id: issued.key_id, state: "revoked" });
     expect((await brandCall(issued.api_key, "cli-brand")).status).to.equal(401);
     expect((await brandCall(rotated.api_key, "cli-brand")).status).to.equal(200);
 
-    const graced = await adminJson(["rotate-key", "--brand", "cli-brand", "--key", rotated.key_prefix, "--grace", "600"]);
+    const graced = await adminChanging(() => adminJson(["rotate-key", "--brand", "cli-brand", "--key", rotated.key_prefix, "--grace", "600"]));
     expect(graced.revoked.state).to.equal("grace");
     expect((await brandCall(rotated.api_key, "cli-brand")).status).to.equal(200);
 
-    const revoked = await admin(["revoke-key", "--brand", "cli-brand", "--key", firstKey!.slice(0, 14)]);
+    const revoked = await adminChanging(() => admin(["revoke-key", "--brand", "cli-brand", "--key", firstKey!.slice(0, 14)]));
     expect(revoked.code, revoked.stderr).to.equal(0);
     expect((await brandCall(firstKey!, "cli-brand")).status).to.equal(401);
 
@@ -116,19 +127,21 @@ describe("operator CLI (npm run admin)", () => {
     const key: string = created.api_key;
     expect(created.brand).to.include({ plan: "starter" });
 
-    expect((await admin(["suspend", "--brand", "cli-limits"])).code).to.equal(0);
+    expect((await adminChanging(() => admin(["suspend", "--brand", "cli-limits"]))).code).to.equal(0);
     const suspended = await brandCall(key, "cli-limits");
     expect(suspended.status).to.equal(403);
     expect((await json(suspended)).error.code).to.equal("BRAND_INACTIVE");
-    expect((await admin(["reactivate", "--brand", "cli-limits"])).code).to.equal(0);
+    expect((await adminChanging(() => admin(["reactivate", "--brand", "cli-limits"]))).code).to.equal(0);
     expect((await brandCall(key, "cli-limits")).status).to.equal(200);
 
-    const plan = await adminJson(["set-plan", "--brand", "cli-limits", "--plan", "enterprise"]);
+    const plan = await adminChanging(() => adminJson(["set-plan", "--brand", "cli-limits", "--plan", "enterprise"]));
     expect(plan.limits).to.include({ api_calls_per_month: 10_000, requests_per_hour: 1_000 });
     expect((await admin(["set-plan", "--brand", "cli-limits", "--plan", "platinum"])).code).to.equal(2);
 
     // One call so far this month: a limit of 2 admits exactly one more.
-    const limited = await adminJson(["set-limits", "--brand", "cli-limits", "--api-calls-per-month", "2", "--scans-per-month", "unlimited", "--price-usd-per-month", "900"]);
+    const limited = await adminChanging(() =>
+      adminJson(["set-limits", "--brand", "cli-limits", "--api-calls-per-month", "2", "--scans-per-month", "unlimited", "--price-usd-per-month", "900"]),
+    );
     expect(limited.limit_overrides).to.deep.equal({ api_calls_per_month: 2, scans_per_month: null, price_usd_per_month: 900 });
     const usageRes = await brandCall(key, "cli-limits", "usage");
     expect(usageRes.status).to.equal(200);
@@ -140,7 +153,7 @@ describe("operator CLI (npm run admin)", () => {
     expect((await admin(["set-limits", "--brand", "cli-limits", "--api-calls-per-month", "-1"])).code).to.equal(2);
     expect((await admin(["set-limits", "--brand", "cli-limits", "--requests-per-hour", "unlimited"])).code).to.equal(2);
     expect((await admin(["set-limits", "--brand", "cli-limits"])).code).to.equal(2);
-    const reset = await adminJson(["set-limits", "--brand", "cli-limits", "--api-calls-per-month", "plan"]);
+    const reset = await adminChanging(() => adminJson(["set-limits", "--brand", "cli-limits", "--api-calls-per-month", "plan"]));
     expect(reset.limit_overrides).to.deep.equal({ scans_per_month: null, price_usd_per_month: 900 });
     expect((await brandCall(key, "cli-limits")).status).to.equal(200);
     const cleared = await adminJson(["set-limits", "--brand", "cli-limits", "--clear"]);

@@ -414,7 +414,8 @@ describe("RFQ matching", () => {
             OPENAI_API_KEY: "test-key",
             OPENAI_BASE_URL: `${fake.url}/v1`,
             OPENAI_MODEL: "test-model",
-            OPENAI_TIMEOUT_MS: "1500",
+            // One budget for the whole request (two AI calls and the registry query): roomy for a loaded CI machine.
+            OPENAI_TIMEOUT_MS: "5000",
           });
           // The same RFQ read locally: the AI below reads it the same way, so the ranking must not differ.
           local = (await (await post(stack.api.url, { rfq: RFQ })).json()) as Result;
@@ -466,7 +467,7 @@ describe("RFQ matching", () => {
         ];
         for (const [mode, reason] of fallbacks) {
           it(`falls back to the local matcher when the server answers ${mode}`, async function () {
-            this.timeout(20_000);
+            this.timeout(30_000);
             fake.mode = mode;
             const res = await post(api.url, { rfq: RFQ });
             expect(res.status).to.equal(200);
@@ -532,8 +533,8 @@ class FakeOpenAi {
       return this.send(res, 500, { error: { message: "upstream exploded", type: "server_error" } });
     }
     if (this.mode === "slow") {
-      // Far beyond OPENAI_TIMEOUT_MS (1500 ms); the timer is cleared when the server closes.
-      const timer = setTimeout(() => this.send(res, 200, completion("{}")), 10_000);
+      // Far beyond OPENAI_TIMEOUT_MS (5000 ms); the timer is cleared when the server closes.
+      const timer = setTimeout(() => this.send(res, 200, completion("{}")), 60_000);
       this.timers.add(timer);
       return;
     }

@@ -7,6 +7,7 @@ import { findIndexedPassport, listSupplyChainEvents } from "../../api/src/onchai
 import { waitFor } from "../../scripts/lib/processes";
 import { createTestDatabase } from "../support/hooks";
 import { startStack, type Stack } from "../../scripts/lib/stack";
+import { waitForIndexer } from "../support/shared-stack";
 
 describe("local stack end to end", function () {
   let stack: Stack;
@@ -14,6 +15,8 @@ describe("local stack end to end", function () {
   before(async function () {
     this.timeout(240_000);
     stack = await startStack(await createTestDatabase("e2e"), { blockIntervalMs: 500 });
+    // Ponder builds and starts after the process is spawned: wait for it here, so the tests' bounds measure indexing.
+    await waitForIndexer(stack);
   });
   after(async function () {
     this.timeout(60_000);

@@ -24,6 +24,8 @@ export class KeyCache {
   private listening = false;
   private closed = false;
   private reconnect: NodeJS.Timeout | undefined;
+  /** Notifications heard so far: lets a caller see that a change made elsewhere has reached this process. */
+  notifications = 0;
 
   constructor(
     private readonly databaseUrl: string,
@@ -48,7 +50,10 @@ export class KeyCache {
       this.reconnect.unref();
     };
     this.client = client;
-    client.on("notification", () => this.clear());
+    client.on("notification", () => {
+      this.notifications += 1;
+      this.clear();
+    });
     client.on("error", drop);
     client.on("end", () => drop());
     try {

@@ -41,6 +41,8 @@ export class CallMeter {
   /** Calls per "brandId\tperiod\tendpoint" not yet written. */
   private readonly endpoints = new Map<string, number>();
   private readonly flushTimer: NodeJS.Timeout;
+  /** Writes under way (endpoint flushes, returned calls): a settle waits for them, so a usage read sees them. */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Knex,
@@ -81,6 +83,7 @@ export class CallMeter {
   async settle(brandId: number): Promise<void> {
     const lease = this.leases.get(brandId);
     if (lease?.inflight) await lease.inflight.catch(() => undefined);
+    await Promise.allSettled([...this.writing]);
     if (lease && !lease.inflight) await this.release(lease);
     await this.flushEndpoints(brandId);
   }
@@ -118,18 +121,27 @@ export class CallMeter {
     return run;
   }
 
-  private async release(lease: Lease): Promise<void> {
+  private release(lease: Lease): Promise<void> {
     clearTimeout(lease.idle);
     if (this.leases.get(lease.brandId) === lease) this.leases.delete(lease.brandId);
     const unused = lease.remaining;
     lease.remaining = 0;
-    if (unused === 0) return;
-    await this.db.raw("SELECT app.release_calls(?, ?, ?, ?), set_config('synchronous_commit', 'off', true)", [
-      lease.brandId,
-      lease.period,
-      lease.hour,
-      unused,
-    ]);
+    if (unused === 0) return Promise.resolve();
+    return this.track(async () => {
+      await this.db.raw("SELECT app.release_calls(?, ?, ?, ?), set_config('synchronous_commit', 'off', true)", [
+        lease.brandId,
+        lease.period,
+        lease.hour,
+        unused,
+      ]);
+    });
+  }
+
+  private track(write: () => Promise<void>): Promise<void> {
+    const running = write();
+    this.writing.add(running);
+    void running.finally(() => this.writing.delete(running)).catch(() => undefined);
+    return running;
   }
 
   private armIdle(lease: Lease): void {
@@ -141,14 +153,18 @@ export class CallMeter {
     lease.idle.unref();
   }
 
-  private async flushEndpoints(brandId?: number): Promise<void> {
+  private flushEndpoints(brandId?: number): Promise<void> {
     const batch = [...this.endpoints].filter(([key]) => brandId === undefined || key.startsWith(`${brandId}\t`));
-    if (batch.length === 0) return;
+    if (batch.length === 0) return Promise.resolve();
     for (const [key] of batch) this.endpoints.delete(key);
     const values = batch.map(([key, calls]) => {
       const [brand, period, endpoint] = key.split("\t");
       return { brand_id: Number(brand), period, endpoint, calls };
     });
+    return this.track(() => this.writeEndpoints(batch, values));
+  }
+
+  private async writeEndpoints(batch: Array<[string, number]>, values: Array<Record<string, unknown>>): Promise<void> {
     try {
       await this.db("app.usage_endpoints")
         .insert(values)

@@ -20,6 +20,16 @@ const MAX_AGENTS = 256;
 const ERROR_BODY_CHARS = 200;
 // Bodies past this size are not worth draining; the socket is dropped instead of kept alive.
 const MAX_DRAIN_BYTES = 64 * 1024;
+const IDLE_SOCKET_MS = 4000;
+
+/** The receiver closed a pooled socket as it was reused, before anything was answered. */
+class StaleSocketError extends Error {
+  readonly code: string | undefined;
+  constructor(cause: NodeJS.ErrnoException) {
+    super(cause.message);
+    this.code = cause.code;
+  }
+}
 
 export class WebhookSender {
   // Keep-alive pools keyed by protocol and checked address: a pooled socket always goes to an address that passed
@@ -65,7 +75,14 @@ export class WebhookSender {
         }, reject);
       });
       if (aborted) throw aborted;
-      return await this.request(destination, body, headers, (destroy) => (stop = destroy));
+      try {
+        return await this.request(destination, body, headers, (destroy) => (stop = destroy));
+      } catch (error) {
+        // A kept-alive socket the receiver closed just as we reused it: the request never reached it, so it goes
+        // once more on a fresh connection (Node's documented pattern; receivers drop repeats by webhook-id anyway).
+        if (aborted || !(error instanceof StaleSocketError)) throw error;
+        return await this.request(destination, body, headers, (destroy) => (stop = destroy));
+      }
     } catch (error) {
       if (error instanceof UrlRefusedError) return { kind: "failed", status: null, error: `refused by the SSRF guard: URL ${error.problem}` };
       return { kind: "failed", status: null, error: describe(aborted ?? error) };
@@ -108,7 +125,9 @@ export class WebhookSender {
           "user-agent": this.options.userAgent ?? "PassportRegistry-Webhooks/1.0",
         },
       };
+      let responded = false;
       const req = (secure ? https : http).request(options, (res) => {
+        responded = true;
         const status = res.statusCode ?? 0;
         res.once("error", () => undefined);
         // 'close' follows 'end', and also comes when the receiver answers and then drops the body: the status decides.
@@ -132,7 +151,10 @@ export class WebhookSender {
         });
       });
       onStarted((reason) => req.destroy(reason));
-      req.once("error", reject);
+      req.once("error", (error: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && !responded && (error.code === "ECONNRESET" || error.code === "EPIPE");
+        reject(stale ? new StaleSocketError(error) : error);
+      });
       // A string body goes out in one write with the headers (a Buffer would take a second one).
       req.end(body, "utf8");
     });
@@ -147,7 +169,10 @@ export class WebhookSender {
       this.agents.set(key, agent);
       return agent;
     }
-    agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
+    // An idle socket is dropped after 4 s, before the usual 5 s server keep-alive (Node's default), and sooner when the
+    // receiver's Keep-Alive header asks: Node applies that hint only when the agent has a timeout.
+    const pool = { keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS };
+    agent = secure ? new https.Agent(pool) : new http.Agent(pool);
     this.agents.set(key, agent);
     if (this.agents.size > MAX_AGENTS) {
       const [oldest, evicted] = this.agents.entries().next().value as [string, http.Agent];
