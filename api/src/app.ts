@@ -55,7 +55,10 @@ export type AppDeps = {
 };
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.mode === "production" });
+  // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
+  // not one a client made up (Koa would otherwise take the leftmost).
+  const hops = deps.config.trustedProxyHops;
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const openapi = new OpenApiRegistry();
 
   app.use(requestId());

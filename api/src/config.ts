@@ -21,8 +21,21 @@ export type Config = Readonly<{
   onchainSchema: string;
   /** The indexer counts as caught up when it is at most this many blocks behind the chain head. */
   indexerMaxLagBlocks: number;
+  /**
+   * Reverse proxies in front of the API that append to X-Forwarded-For: the client address is the entry that many
+   * places from the right. 0 ignores the header (a client could write anything in it).
+   */
+  trustedProxyHops: number;
   logLevel: string;
-  openai: Readonly<{ apiKey: string | undefined; baseUrl: string | undefined; model: string; timeoutMs: number }>;
+  openai: Readonly<{
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    model: string;
+    timeoutMs: number;
+    /** RFQ matches that may use the model, per client address and clock hour, and service-wide per UTC day. */
+    matchesPerClientHour: number;
+    matchesPerDay: number;
+  }>;
   allowLoopbackWebhooks: boolean;
   /** AES-256-GCM key (32 bytes) that encrypts webhook signing secrets at rest. */
   secretsKey: Buffer;
@@ -113,12 +126,15 @@ export function loadConfig(env: Env = process.env): Config {
     confirmations: int("CONFIRMATIONS", production ? 3 : 1, 0, 1000),
     onchainSchema,
     indexerMaxLagBlocks: int("INDEXER_MAX_LAG_BLOCKS", 2, 0, 10_000),
+    trustedProxyHops: int("TRUSTED_PROXY_HOPS", production ? 1 : 0, 0, 10),
     logLevel: str("LOG_LEVEL", "info"),
     openai: Object.freeze({
       apiKey: env.OPENAI_API_KEY?.trim() || undefined,
       baseUrl: env.OPENAI_BASE_URL?.trim() || undefined,
       model: env.OPENAI_MODEL?.trim() || "gpt-4o-mini",
       timeoutMs: int("OPENAI_TIMEOUT_MS", 8000, 100, 120_000),
+      matchesPerClientHour: int("RFQ_AI_MATCHES_PER_CLIENT_HOUR", 30, 0, 1_000_000),
+      matchesPerDay: int("RFQ_AI_MATCHES_PER_DAY", 5000, 0, 100_000_000),
     }),
     allowLoopbackWebhooks: (env.ALLOW_LOOPBACK_WEBHOOKS ?? (production ? "false" : "true")) === "true",
     secretsKey: secretsKey(str("SECRETS_KEY", LOCAL_SECRETS_KEY), problems),

@@ -10,6 +10,7 @@ import { applyRequest, extractNeedsLocally, needsFromAi, type Needs } from "../.
 import { MATCH_WEIGHTS, rankFactories } from "../../api/src/routes/marketplace/ranking";
 import { PRODUCT_TYPES } from "../../api/src/routes/marketplace/vocabulary";
 import { templateReason, templateSummary } from "../../api/src/routes/marketplace/wording";
+import { takeAiMatch } from "../../api/src/routes/marketplace/ai-quota";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
 import { certificationMask, loadFactories, type FactorySeed } from "../../scripts/lib/seed";
@@ -405,18 +406,7 @@ describe("RFQ matching", () => {
 
         before(async () => {
           fake = await FakeOpenAi.start();
-          api = await startInProcessApi({
-            DATABASE_URL: stack.api.config.databaseUrl,
-            RPC_URL: stack.chain.rpcUrl,
-            CHAIN_ID: String(stack.chain.chainId),
-            DEPLOYMENTS_DIR: stack.api.config.deploymentsDir,
-            ONCHAIN_SCHEMA: stack.api.config.onchainSchema,
-            OPENAI_API_KEY: "test-key",
-            OPENAI_BASE_URL: `${fake.url}/v1`,
-            OPENAI_MODEL: "test-model",
-            // One budget for the whole request (two AI calls and the registry query): roomy for a loaded CI machine.
-            OPENAI_TIMEOUT_MS: "5000",
-          });
+          api = await startInProcessApi(aiEnv());
           // The same RFQ read locally: the AI below reads it the same way, so the ranking must not differ.
           local = (await (await post(stack.api.url, { rfq: RFQ })).json()) as Result;
         });
@@ -427,6 +417,19 @@ describe("RFQ matching", () => {
           await fake?.close();
         });
 
+        const aiEnv = (extra: Record<string, string> = {}) => ({
+          DATABASE_URL: stack.api.config.databaseUrl,
+          RPC_URL: stack.chain.rpcUrl,
+          CHAIN_ID: String(stack.chain.chainId),
+          DEPLOYMENTS_DIR: stack.api.config.deploymentsDir,
+          ONCHAIN_SCHEMA: stack.api.config.onchainSchema,
+          OPENAI_API_KEY: "test-key",
+          OPENAI_BASE_URL: `${fake.url}/v1`,
+          OPENAI_MODEL: "test-model",
+          // One budget for the whole request (two AI calls and the registry query): roomy for a loaded CI machine.
+          OPENAI_TIMEOUT_MS: "5000",
+          ...extra,
+        });
         const ranked = (result: Result) => result.matches.map((m) => [m.factory_id, m.score]);
 
         it("reports the server's model and uses its words, while the ranking stays the local one", async () => {
@@ -478,6 +481,61 @@ describe("RFQ matching", () => {
             expect(fake.calls.map((c) => [c.kind, c.authorization])).to.deep.equal([["extraction", "Bearer test-key"]]);
           });
         }
+
+        describe("AI quotas", () => {
+          let limited: InProcessApi;
+          before(async () => {
+            limited = await startInProcessApi(aiEnv({ RFQ_AI_MATCHES_PER_CLIENT_HOUR: "2", RFQ_AI_MATCHES_PER_DAY: "3" }));
+          });
+          after(() => limited?.close());
+
+          const quotaRows = () => stack.api.db("app.ai_quota").select("scope", "calls").orderBy("scope");
+
+          it("asks the model within the client's hourly quota, then answers with the local matcher and says why", async () => {
+            await stack.api.db("app.ai_quota").del();
+            fake.mode = "good";
+            for (let i = 0; i < 2; i += 1) {
+              expect(((await (await post(limited.url, { rfq: RFQ })).json()) as Result).model).to.equal("test-model-2025-01");
+            }
+            expect(fake.calls).to.have.length(4);
+            const res = await post(limited.url, { rfq: RFQ });
+            expect(res.status).to.equal(200);
+            const body = (await res.json()) as Result;
+            expect(body.model).to.equal("local-matcher-v1 (fallback: client AI quota)");
+            expect(body.matches).to.deep.equal(local.matches);
+            expect(fake.calls, "the model was not asked past the quota").to.have.length(4);
+            expect(await quotaRows()).to.deep.equal([
+              { scope: "client:127.0.0.1", calls: 2 },
+              { scope: "service", calls: 2 },
+            ]);
+          });
+
+          it("stops at the service's daily quota too, and a refused match counts against neither", async () => {
+            await stack.api.db("app.ai_quota").where("scope", "like", "client:%").del();
+            // Another client takes the day's third and last AI match.
+            expect(await takeAiMatch(limited.db, limited.config.openai, "198.51.100.7")).to.equal(undefined);
+            fake.mode = "good";
+            const body = (await (await post(limited.url, { rfq: RFQ })).json()) as Result;
+            expect(body.model).to.equal("local-matcher-v1 (fallback: daily AI quota)");
+            expect(fake.calls).to.deep.equal([]);
+            expect(await quotaRows()).to.deep.equal([
+              { scope: "client:198.51.100.7", calls: 1 },
+              { scope: "service", calls: 3 },
+            ]);
+          });
+
+          it("serves only the local matcher when a quota is 0", async () => {
+            const off = await startInProcessApi(aiEnv({ RFQ_AI_MATCHES_PER_CLIENT_HOUR: "0" }));
+            try {
+              fake.mode = "good";
+              const body = (await (await post(off.url, { rfq: RFQ })).json()) as Result;
+              expect(body.model).to.equal("local-matcher-v1 (fallback: client AI quota)");
+              expect(fake.calls).to.deep.equal([]);
+            } finally {
+              await off.close();
+            }
+          });
+        });
       });
     });
   });

@@ -100,3 +100,29 @@ describe("configuration", () => {
     ).to.throw(ConfigError, /Hardhat's public test key/);
   });
 });
+
+describe("the client address behind reverse proxies", () => {
+  it("ignores X-Forwarded-For without trusted proxies, and takes the entry our own proxy wrote with them", async () => {
+    const databaseUrl = await createTestDatabase("client_address");
+    const deadRpc = `http://127.0.0.1:${await freePort()}`;
+    const direct = await startInProcessApi({ DATABASE_URL: databaseUrl, RPC_URL: deadRpc });
+    const proxied = await startInProcessApi({ DATABASE_URL: databaseUrl, RPC_URL: deadRpc, TRUSTED_PROXY_HOPS: "1" });
+    try {
+      // A failed login is throttled per client address: the key it counts under shows which address the API saw.
+      const failLogin = (api: InProcessApi, forwardedFor: string) =>
+        fetch(`${api.url}/api/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Forwarded-For": forwardedFor },
+          body: JSON.stringify({ email: "nobody@example.com", password: "not-the-password" }),
+        });
+      expect((await failLogin(direct, "198.51.100.1")).status).to.equal(401);
+      // The client wrote the first entry, the proxy appended the address it saw.
+      expect((await failLogin(proxied, "198.51.100.1, 203.0.113.9")).status).to.equal(401);
+      const keys = (await direct.db("app.auth_failures").pluck("key")) as string[];
+      expect(keys.filter((key) => key.startsWith("login:ip:")).sort()).to.deep.equal(["login:ip:127.0.0.1", "login:ip:203.0.113.9"]);
+    } finally {
+      await direct.close();
+      await proxied.close();
+    }
+  });
+});

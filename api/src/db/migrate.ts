@@ -9,6 +9,7 @@ import * as webhooks from "./migrations/005-webhooks";
 import * as idempotency from "./migrations/006-idempotency";
 import * as authNotify from "./migrations/007-auth-notify";
 import * as callLeases from "./migrations/008-call-leases";
+import * as aiQuota from "./migrations/009-ai-quota";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "006-idempotency": idempotency,
   "007-auth-notify": authNotify,
   "008-call-leases": callLeases,
+  "009-ai-quota": aiQuota,
 };
 
 const source: Knex.MigrationSource<string> = {

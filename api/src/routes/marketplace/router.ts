@@ -5,6 +5,7 @@ import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { validateBody } from "../../validation";
 import { createAiClient } from "./ai-client";
+import { takeAiMatch } from "./ai-quota";
 import { presentMatchResult } from "./presenter";
 import { MAX_MATCHES, matchRequestSchema, matchResponseSchema, RFQ_MIN_LENGTH, type MatchRequest } from "./schemas";
 import { matchRfq } from "./service";
@@ -18,8 +19,10 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
     if (input.rfq.trim().length < RFQ_MIN_LENGTH) {
       throw new ValidationError([{ field: "rfq", problem: `must have at least ${RFQ_MIN_LENGTH} characters besides surrounding spaces` }]);
     }
+    // The model is asked only within the AI quotas; past them the local matcher answers, and `model` says why.
+    const withheld = ai ? await takeAiMatch(deps.db, deps.config.openai, ctx.ip) : undefined;
     const outcome = await matchRfq(
-      { db: deps.db, onchainSchema: deps.config.onchainSchema, ai, logger: deps.logger },
+      { db: deps.db, onchainSchema: deps.config.onchainSchema, ai: withheld ? undefined : ai, aiWithheld: withheld, logger: deps.logger },
       input,
       ctx.state.requestId,
     );
@@ -37,7 +40,8 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
       `hold every required certification on chain, make the product (or a related one) and can take the quantity, ` +
       `and ranks them by a 0-100 score: product type 35, reputation 30, country 10, lead time 10, capacity headroom 10, ` +
       `verified 5. At most ${MAX_MATCHES} matches. "model" names the AI model that read the RFQ, "local-matcher-v1" ` +
-      `when none is configured, or "local-matcher-v1 (fallback: <reason>)" when it failed or was too slow. The README ` +
+      `when none is configured, or "local-matcher-v1 (fallback: <reason>)" when it failed, was too slow, or the client's ` +
+      `hourly or the service's daily AI quota was reached (the reason is then "client AI quota" or "daily AI quota"). The README ` +
       `("RFQ matching") documents the vocabulary and the weights.`,
     requestBody: {
       schema: matchRequestSchema,

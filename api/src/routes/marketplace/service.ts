@@ -11,7 +11,14 @@ import { aiWording, templateReason, templateSummary } from "./wording";
 
 export const LOCAL_MODEL = "local-matcher-v1";
 
-export type MatchDeps = { db: Knex; onchainSchema: string; ai: AiClient | undefined; logger: Logger };
+export type MatchDeps = {
+  db: Knex;
+  onchainSchema: string;
+  ai: AiClient | undefined;
+  logger: Logger;
+  /** Why the configured model is not asked this time (a quota), reported in `model`. */
+  aiWithheld?: string;
+};
 
 export type MatchOutcome = {
   needs: Needs;
@@ -50,12 +57,14 @@ export async function matchRfq(deps: MatchDeps, request: MatchRequest, requestId
       ranking,
       matches: ranking.matches.map((match) => ({ ...match, reason: reasons.get(match.factory.factoryId) ?? templateReason(match, needs) })),
       rfqSummary: summary,
-      model: extraction.model ?? (extraction.failure ? `${LOCAL_MODEL} (fallback: ${extraction.failure.reason})` : LOCAL_MODEL),
+      model: extraction.model ?? fallbackModel(extraction.failure?.reason ?? deps.aiWithheld),
     };
   } finally {
     budget?.dispose();
   }
 }
+
+const fallbackModel = (reason: string | undefined) => (reason ? `${LOCAL_MODEL} (fallback: ${reason})` : LOCAL_MODEL);
 
 function logFailure(logger: Logger, requestId: string, stage: string, failure: AiFailure): void {
   // Only our own short reason and the HTTP status: a provider's message can quote part of the key.
