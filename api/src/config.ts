@@ -40,7 +40,8 @@ export type Config = Readonly<{
   /** AES-256-GCM key (32 bytes) that encrypts webhook signing secrets at rest. */
   secretsKey: Buffer;
   /** Dispatcher: attempts in flight per process, fallback poll, per-attempt time limit (10 s; lower only for tests). */
-  webhooks: Readonly<{ concurrency: number; pollIntervalMs: number; timeoutMs: number }>;
+  /** Deliveries in flight per dispatcher, idle poll, per-attempt time-out, and days of delivery history kept. */
+  webhooks: Readonly<{ concurrency: number; pollIntervalMs: number; timeoutMs: number; retentionDays: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -142,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int("WEBHOOK_CONCURRENCY", 16, 1, 256),
       pollIntervalMs: int("WEBHOOK_POLL_INTERVAL_MS", 1000, 50, 60_000),
       timeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 10_000),
+      retentionDays: int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650),
     }),
   };
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(config.logLevel)) {

@@ -16,6 +16,7 @@ import { registerV1Endpoint, rotateSecret, setDashboardWebhook } from "../../api
 import { emitOrderPaid, emitScan } from "../../api/src/webhooks/emitters";
 import { certIssuedPayload, type EventType } from "../../api/src/webhooks/events";
 import { enqueueEvent } from "../../api/src/webhooks/outbox";
+import { pruneWebhookHistory } from "../../api/src/webhooks/retention";
 import { MAX_ATTEMPTS } from "../../api/src/webhooks/schedule";
 import { decryptSecret, encryptSecret, generateSigningSecret } from "../../api/src/webhooks/secrets";
 import { stopProcess, waitFor } from "../../scripts/lib/processes";
@@ -474,6 +475,48 @@ describe("webhook outbox and dispatcher", () => {
       const row = await deliveryOf(eventId, endpoint.id);
       expect(row).to.include({ status: "pending", attempts: 0, claim_token: null });
       expect(row.next_attempt_at.getTime()).to.be.at.most(Date.now() + 1000);
+    });
+  });
+
+  describe("history retention", () => {
+    it("deletes finished deliveries past the retention period and the bodies of events no delivery needs", async () => {
+      await db("app.webhook_endpoints").del();
+      const endpoint = (await register("/retention")).endpoint;
+      const age = async (eventId: string, days: number, status: string) => {
+        const at = new Date(Date.now() - days * 86_400_000);
+        await db("app.webhook_events").where({ id: eventId }).update({ created_at: at });
+        await db("app.webhook_deliveries").where({ event_id: eventId }).update({ created_at: at, status });
+      };
+      const oldDelivered = (await enqueueCert()).eventId;
+      await age(oldDelivered, 31, "succeeded");
+      const oldFailed = (await enqueueCert()).eventId;
+      await age(oldFailed, 40, "failed");
+      // Redelivered by the brand: pending again, so it and its event's body stay whatever their age.
+      const oldPending = (await enqueueCert()).eventId;
+      await age(oldPending, 45, "pending");
+      await db("app.webhook_deliveries").where({ event_id: oldPending }).update({ next_attempt_at: new Date(Date.now() + 3_600_000) });
+      const recent = (await enqueueCert()).eventId;
+      await age(recent, 29, "succeeded");
+
+      expect(await pruneWebhookHistory(db, 30)).to.deep.equal({ deliveries: 2, events: 2 });
+      const deliveries = await db("app.webhook_deliveries").where({ endpoint_id: endpoint.id }).pluck("event_id");
+      expect(deliveries.sort()).to.deep.equal([oldPending, recent].sort());
+      const events = await db("app.webhook_events").whereIn("id", [oldDelivered, oldFailed, oldPending, recent]).select("id", "payload");
+      const bodyOf = (id: string) => events.find((e) => e.id === id)?.payload;
+      expect(bodyOf(oldDelivered)).to.equal(null);
+      expect(bodyOf(oldFailed)).to.equal(null);
+      expect(bodyOf(oldPending)).to.be.an("object");
+      expect(bodyOf(recent)).to.be.an("object");
+
+      // The pruned event keeps its dedupe key: the same fact enqueued again sends nothing.
+      const uid = (await db("app.webhook_events").where({ id: oldDelivered }).first()).dedupe_key.replace("cert.issued:", "");
+      const again = await db.transaction((trx) => enqueueEvent(trx, { brandId, type: "cert.issued", payload: { event: "cert.issued", uid }, dedupeKey: `cert.issued:${uid}` }));
+      expect(again).to.equal(oldDelivered);
+      expect(await db("app.webhook_deliveries").where({ event_id: oldDelivered })).to.have.length(0);
+
+      // A second pass finds nothing more.
+      expect(await pruneWebhookHistory(db, 30)).to.deep.equal({ deliveries: 0, events: 0 });
+      await db("app.webhook_endpoints").del();
     });
   });
 });

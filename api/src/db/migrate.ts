@@ -10,6 +10,7 @@ import * as idempotency from "./migrations/006-idempotency";
 import * as authNotify from "./migrations/007-auth-notify";
 import * as callLeases from "./migrations/008-call-leases";
 import * as aiQuota from "./migrations/009-ai-quota";
+import * as webhookRetention from "./migrations/010-webhook-retention";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "007-auth-notify": authNotify,
   "008-call-leases": callLeases,
   "009-ai-quota": aiQuota,
+  "010-webhook-retention": webhookRetention,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -19,6 +19,7 @@ import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, retryDelayMs } from "./schedule
 import { decryptSecret, signatureHeaders } from "./secrets";
 import { WebhookSender, type SendOutcome } from "./sender";
 import type { HostResolver } from "./ssrf";
+import { WebhookRetention } from "./retention";
 import { ConfirmationWatcher } from "./watcher";
 
 export type DispatcherOptions = {
@@ -36,6 +37,8 @@ export type DispatcherOptions = {
   /** Run the confirmation watcher (product.certified, tag.assigned) in this process; default true. */
   watch?: boolean;
   watchIntervalMs?: number;
+  /** Prune delivery history older than WEBHOOK_RETENTION_DAYS in this process; default true. */
+  prune?: boolean;
 };
 
 export class Dispatcher {
@@ -54,6 +57,7 @@ export class Dispatcher {
   // Outcome writes that outlive their slot (successes are recorded in groups after the slot is free).
   private readonly background = new Set<Promise<void>>();
   private readonly watcher: ConfirmationWatcher | undefined;
+  private readonly retention: WebhookRetention | undefined;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeSleeper: (() => void) | undefined;
@@ -86,6 +90,7 @@ export class Dispatcher {
         intervalMs: options.watchIntervalMs ?? Math.max(1000, this.pollIntervalMs),
       });
     }
+    if (options.prune ?? true) this.retention = new WebhookRetention(options.db, config.webhooks.retentionDays, options.logger);
   }
 
   start(): void {
@@ -93,6 +98,7 @@ export class Dispatcher {
     this.running = true;
     this.loop = this.run();
     this.watcher?.start();
+    this.retention?.start();
   }
 
   /**
@@ -104,6 +110,7 @@ export class Dispatcher {
     this.running = false;
     this.wake();
     await this.watcher?.stop();
+    await this.retention?.stop();
     await this.loop;
     for (const queued of this.queue.splice(0)) this.track(releaseClaim(this.options.db, queued.delivery.id, queued.token));
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));

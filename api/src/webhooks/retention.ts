@@ -1,0 +1,82 @@
+// Keeps webhook history bounded: deliveries that finished (succeeded or failed for good) are deleted once older than
+// the retention period, and then the bodies of events that no delivery needs any more. Work goes in batches, so no
+// statement holds many rows locked; any number of dispatchers may run it (a row is deleted once, whoever gets it).
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
+
+const BATCH = 5000;
+const FIRST_RUN_MS = 60_000;
+const INTERVAL_MS = 3_600_000;
+
+export type Pruned = { deliveries: number; events: number };
+
+/** One pass: everything older than `retentionDays` that may go, goes. */
+export async function pruneWebhookHistory(db: Knex, retentionDays: number, now = new Date()): Promise<Pruned> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  const pruned: Pruned = { deliveries: 0, events: 0 };
+  for (;;) {
+    const { rowCount } = await db.raw<{ rowCount: number }>(
+      `DELETE FROM app.webhook_deliveries WHERE id IN (
+         SELECT id FROM app.webhook_deliveries
+         WHERE status IN ('succeeded', 'failed') AND created_at < ? LIMIT ?)`,
+      [cutoff, BATCH],
+    );
+    pruned.deliveries += rowCount;
+    if (rowCount < BATCH) break;
+  }
+  for (;;) {
+    // An event still waiting on a delivery (pending, or redelivered) keeps its body.
+    const { rowCount } = await db.raw<{ rowCount: number }>(
+      `UPDATE app.webhook_events SET payload = NULL WHERE id IN (
+         SELECT e.id FROM app.webhook_events e
+         WHERE e.payload IS NOT NULL AND e.created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM app.webhook_deliveries d WHERE d.event_id = e.id)
+         LIMIT ?)`,
+      [cutoff, BATCH],
+    );
+    pruned.events += rowCount;
+    if (rowCount < BATCH) break;
+  }
+  return pruned;
+}
+
+/** Runs a pass a minute after start and then every hour, until stopped. */
+export class WebhookRetention {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly retentionDays: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.schedule(FIRST_RUN_MS);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => {
+        this.running = undefined;
+        if (this.timer) this.schedule(INTERVAL_MS);
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      const pruned = await pruneWebhookHistory(this.db, this.retentionDays);
+      if (pruned.deliveries + pruned.events > 0) this.logger.info({ ...pruned, retentionDays: this.retentionDays }, "webhook history pruned");
+    } catch (error) {
+      this.logger.warn({ err: error }, "pruning webhook history failed; retrying in an hour");
+    }
+  }
+}
