@@ -12,7 +12,6 @@ import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
 import { accessLog } from "./middleware/access-log";
 import { errorHandler } from "./middleware/error-handler";
-import { jsonBody } from "./middleware/json-body";
 import { requestId } from "./middleware/request-id";
 import { OpenApiRegistry } from "./openapi/registry";
 import { authRouter } from "./routes/auth/router";
@@ -64,7 +63,6 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  app.use(jsonBody());
 
   const routers = [
     healthRouter(deps, openapi),

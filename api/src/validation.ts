@@ -4,6 +4,7 @@ import addFormats from "ajv-formats";
 import type { Middleware } from "koa";
 import type { AppState } from "./app";
 import { ValidationError, type ErrorDetail } from "./errors";
+import { readJsonBody } from "./middleware/json-body";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -32,10 +33,11 @@ function joinPath(base: string, name: string): string {
   return base ? `${base}.${name}` : name;
 }
 
-/** Validates the JSON body against `schema` and puts it on ctx.state.input. */
+/** Reads the JSON body (after whatever authentication runs before it), validates it against `schema`, and puts it on ctx.state.input. */
 export function validateBody<T>(schema: JsonSchema): Middleware<AppState> {
   const check = compile<T>(schema);
   return async (ctx, next) => {
+    await readJsonBody(ctx);
     const body = ctx.state.body;
     if (body === undefined) throw new ValidationError([{ field: "body", problem: "is required" }]);
     if (!check(body)) throw new ValidationError(toDetails(check.errors));

@@ -814,7 +814,11 @@ describe("fuzzing the public endpoints and factory writes", () => {
           body: optionalBody(bodiesAround(endpoint.template(), endpoint.fields, endpoint.arrayFields, endpoint.valid())),
           authorization: anonymousAuthorization,
         });
-        await fuzz(`${endpoint.label}, no valid token`, requests, { neverAccepted: true }, [401, 405, 413, 415, 422]);
+        // 422 comes from a malformed path (checked before the token); the body is read only after authentication.
+        const expected = endpoint.label.includes(":id") ? [401, 405, 422] : [401, 405];
+        const tally = await fuzz(`${endpoint.label}, no valid token`, requests, { neverAccepted: true }, expected);
+        const bodyProblems = [...tally.statuses.keys()].filter((status) => status === "413" || status === "415");
+        expect(bodyProblems, "a body problem answered before authentication").to.deep.equal([]);
       });
 
       it(`${endpoint.label} with a valid operator token`, async function () {

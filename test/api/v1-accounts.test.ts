@@ -11,7 +11,6 @@ import { MonthlyLimitError } from "../../api/src/errors";
 import { createLogger } from "../../api/src/logger";
 import { consumeQuota, meterCall, monthlyUsage, periodOf, refundQuota, secondsToNextHour, secondsToNextMonth } from "../../api/src/metering/service";
 import { errorHandler } from "../../api/src/middleware/error-handler";
-import { jsonBody } from "../../api/src/middleware/json-body";
 import { requestId } from "../../api/src/middleware/request-id";
 import { effectiveLimits, PLANS } from "../../api/src/plans/catalogue";
 import { ok, v1Router } from "../../api/src/routes/v1/router-base";
@@ -293,7 +292,6 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const app = new Koa<AppState>();
       app.use(requestId());
       app.use(errorHandler(deps.logger));
-      app.use(jsonBody());
       const router = v1Router(deps);
       const schema = { type: "object", additionalProperties: false, required: ["sku"], properties: { sku: { type: "string", maxLength: 20 } } };
       router.post("/echo", validateBody(schema), (ctx) => ok(ctx, ctx.state.input, 201, { api_version: "1.0" }));
@@ -318,8 +316,16 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       expectUsageHeaders(bad, 2, 1_000, 98);
       const unauthenticated = await fetch(`${url}/api/v1/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       await expectError(unauthenticated, 401, "MISSING_KEY");
+      // Authentication comes before the body is read: without a key, no body problem is reported.
+      for (const [contentType, body] of [["application/json", "{not json"], ["text/plain", "sku=A-1"], ["application/json", "x".repeat(70_000)]]) {
+        await expectError(await fetch(`${url}/api/v1/echo`, { method: "POST", headers: { "Content-Type": contentType! }, body }), 401, "MISSING_KEY");
+      }
+      // With a key, a body that is not JSON is a metered call answered 415, with the usage headers.
+      const wrongType = await fetch(`${url}/api/v1/echo`, { method: "POST", headers: { ...as(b), "Content-Type": "text/plain" }, body: "sku=A-1" });
+      await expectError(wrongType, 415, "UNSUPPORTED_MEDIA_TYPE");
+      expectUsageHeaders(wrongType, 3, 1_000, 97);
       const usage = await usageOf(b.brand.id);
-      expect(usage.endpointBreakdown).to.deep.equal([{ endpoint: "POST /api/v1/echo", calls: 2 }]);
+      expect(usage.endpointBreakdown).to.deep.equal([{ endpoint: "POST /api/v1/echo", calls: 3 }]);
     });
   });
 

@@ -102,8 +102,8 @@ describe("v1 webhook routes", () => {
       const listed = await json(list);
       expect(list.status).to.equal(200);
       expect(JSON.stringify(listed)).to.not.contain(body.data.signing_secret);
-      expect(listed.data).to.have.length(1);
-      expect(listed.data[0]).to.include({ webhook_id: body.data.webhook_id, status: "active", disabled_reason: null });
+      expect(listed.data.webhooks).to.have.length(1);
+      expect(listed.data.webhooks[0]).to.include({ webhook_id: body.data.webhook_id, status: "active", disabled_reason: null });
     });
 
     const invalid: Array<[string, unknown, string]> = [
@@ -149,9 +149,9 @@ describe("v1 webhook routes", () => {
       await expectError(await call(stranger, "POST", `/webhooks/${id}/rotate-secret`), 404, "NOT_FOUND");
       await expectError(await call(stranger, "POST", `/webhooks/${id}/enable`), 404, "NOT_FOUND");
       await expectError(await call(stranger, "DELETE", `/webhooks/${id}`), 404, "NOT_FOUND");
-      expect((await json(await call(stranger, "GET", "/webhooks"))).data).to.deep.equal([]);
+      expect((await json(await call(stranger, "GET", "/webhooks"))).data).to.deep.equal({ webhooks: [] });
       // The owner still has it.
-      expect((await json(await call(owner, "GET", "/webhooks"))).data.map((w: { webhook_id: number }) => w.webhook_id)).to.deep.equal([id]);
+      expect((await json(await call(owner, "GET", "/webhooks"))).data.webhooks.map((w: { webhook_id: number }) => w.webhook_id)).to.deep.equal([id]);
     });
 
     it("validates path and query parameters", async () => {
@@ -217,7 +217,7 @@ describe("v1 webhook routes", () => {
       expect(rotated.signing_secret).to.match(/^whsec_/).and.not.equal(hook.signing_secret);
       const overlap = new Date(rotated.previous_secret_valid_until).getTime() - Date.now();
       expect(overlap).to.be.within(23 * 3600 * 1000, 24 * 3600 * 1000 + 60_000);
-      const listed = (await json(await call(brand, "GET", "/webhooks"))).data[0];
+      const listed = (await json(await call(brand, "GET", "/webhooks"))).data.webhooks[0];
       expect(listed.previous_secret_valid_until).to.equal(rotated.previous_secret_valid_until);
 
       await deliverOnce(brand.id, `ROT-${counter}`);
@@ -233,7 +233,7 @@ describe("v1 webhook routes", () => {
       const eventId = await deliverOnce(brand.id, `DIS-${counter}`);
       const delivery = await api.db("app.webhook_deliveries").where({ event_id: eventId }).first();
       await api.db("app.webhook_endpoints").where({ id: hook.webhook_id }).update({ status: "disabled", disabled_reason: "the receiver answered 410 Gone", disabled_at: api.db.fn.now() });
-      const listed = (await json(await call(brand, "GET", "/webhooks"))).data[0];
+      const listed = (await json(await call(brand, "GET", "/webhooks"))).data.webhooks[0];
       expect(listed).to.include({ status: "disabled", disabled_reason: "the receiver answered 410 Gone" });
       expect(listed.disabled_at).to.be.a("string");
       await expectError(await call(brand, "POST", `/webhooks/${hook.webhook_id}/deliveries/${delivery.id}/redeliver`), 409, "CONFLICT");

@@ -1,41 +1,42 @@
-// Reads a JSON request body with a size limit; the parsed value goes on ctx.state.body for validation.
+// Reads a JSON request body with a size limit; the parsed value goes on ctx.state.body for validation. It is read
+// by the route's body validator, after the route's authentication: a request without credentials is answered 401
+// whatever its body, and a brand's malformed body is a metered call like any other.
 import getRawBody from "raw-body";
-import type { Middleware } from "koa";
-import type { AppState } from "../app";
+import type { Context } from "koa";
 import { AppError, ValidationError } from "../errors";
 
-export function jsonBody(limitBytes = 64 * 1024): Middleware<AppState> {
-  return async (ctx, next) => {
-    if (!["POST", "PUT", "PATCH"].includes(ctx.method)) return next();
-    const length = Number(ctx.get("Content-Length") || 0);
-    const hasBody = length > 0 || ctx.get("Transfer-Encoding") !== "";
-    if (hasBody && !ctx.is("application/json")) {
-      throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json.");
+const LIMIT_BYTES = 64 * 1024;
+
+/** Reads and parses the body once (later calls are no-ops); sets ctx.state.body (undefined when empty). */
+export async function readJsonBody(ctx: Context, limitBytes = LIMIT_BYTES): Promise<void> {
+  if (ctx.state.rawBody !== undefined) return;
+  const length = Number(ctx.get("Content-Length") || 0);
+  const hasBody = length > 0 || ctx.get("Transfer-Encoding") !== "";
+  if (hasBody && !ctx.is("application/json")) {
+    throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json.");
+  }
+  let raw = "";
+  if (hasBody) {
+    try {
+      raw = await getRawBody(ctx.req, { length: length || undefined, limit: limitBytes, encoding: "utf8" });
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${limitBytes} bytes.`);
+      throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
     }
-    let raw = "";
-    if (hasBody) {
-      try {
-        raw = await getRawBody(ctx.req, { length: length || undefined, limit: limitBytes, encoding: "utf8" });
-      } catch (error) {
-        const status = (error as { status?: number }).status;
-        if (status === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${limitBytes} bytes.`);
-        throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
-      }
-    }
-    if (raw.trim() === "") {
-      ctx.state.body = undefined;
-    } else {
-      try {
-        ctx.state.body = JSON.parse(raw);
-      } catch {
-        throw new ValidationError([{ field: "body", problem: "is not valid JSON" }]);
-      }
-      const problem = unstorable(ctx.state.body);
-      if (problem) throw new ValidationError([{ field: problem.field, problem: problem.problem }]);
-    }
-    ctx.state.rawBody = raw;
-    return next();
-  };
+  }
+  ctx.state.rawBody = raw;
+  if (raw.trim() === "") {
+    ctx.state.body = undefined;
+    return;
+  }
+  try {
+    ctx.state.body = JSON.parse(raw);
+  } catch {
+    throw new ValidationError([{ field: "body", problem: "is not valid JSON" }]);
+  }
+  const problem = unstorable(ctx.state.body);
+  if (problem) throw new ValidationError([{ field: problem.field, problem: problem.problem }]);
 }
 
 /** Deeper than any request of ours: validators and serialisers recurse, so depth is bounded before they run. */

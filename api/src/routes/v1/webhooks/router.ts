@@ -61,7 +61,8 @@ export function v1WebhooksRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
 
   router.get("/webhooks", async (ctx) => {
     ctx.set("Cache-Control", "no-store");
-    ok(ctx, (await listWebhooks(deps, brandId(ctx))).map(presentWebhook));
+    // An object, like every v1 `data` (spec 2.11), so fields can join the list later without breaking clients.
+    ok(ctx, { webhooks: (await listWebhooks(deps, brandId(ctx))).map(presentWebhook) });
   });
 
   router.delete("/webhooks/:id", validateParams(webhookPathParams), async (ctx) => {
@@ -162,7 +163,7 @@ function document(openapi: OpenApiRegistry): void {
     security: "apiKey",
     parameters: [BRAND_HEADER],
     responses: {
-      "200": { description: "the webhooks", schema: envelopeSchema({ type: "array", items: webhookSchema }), example: { success: true, data: [WEBHOOK_EXAMPLE] } },
+      "200": { description: "the webhooks", schema: envelopeSchema({ type: "object", additionalProperties: false, required: ["webhooks"], properties: { webhooks: { type: "array", items: webhookSchema } } }), example: { success: true, data: { webhooks: [WEBHOOK_EXAMPLE] } } },
       ...V1_ERRORS,
     },
   });
