@@ -31,8 +31,9 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    // Imported here: shared-stack imports this module for createTestDatabase.
-    const { stopSharedStack } = await import("./shared-stack");
+    // Required here, not imported at the top: shared-stack imports this module for createTestDatabase. require, not
+    // import(): a dynamic import loads a second, ESM instance of the module, whose stack was never started.
+    const { stopSharedStack } = require("./shared-stack") as typeof import("./shared-stack");
     await stopSharedStack();
     await embedded?.stop();
   },
