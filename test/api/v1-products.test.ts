@@ -68,6 +68,17 @@ describe("brand API v1: products and certificates", () => {
       expect(fields).to.include.members(["sku", "name", "price", "category", "colour"]);
     });
 
+    it("keeps the price's currency (ISO 4217, BDT by default) and refuses one that is not three letters", async () => {
+      const created = await json(await call(brandA, "POST", "/products", { ...product, sku: "TS-EUR", price: 24.5, currency: "eur" }));
+      const read = await json(await call(brandA, "GET", `/products/${created.data.uid}`));
+      expect(read.data.product).to.include({ price: 24.5, currency: "EUR" });
+      for (const currency of ["EURO", "E1R", "", 978]) {
+        const res = await call(brandA, "POST", "/products", { ...product, sku: "TS-BAD", currency });
+        expect(res.status).to.equal(422);
+        expect((await json(res)).error.details.map((d: { field: string }) => d.field)).to.deep.equal(["currency"]);
+      }
+    });
+
     it("checks fibre percentages and the factory against the registry", async () => {
       const res = await call(brandA, "POST", "/products", { ...product, factory_id: 999999, fiber_composition: [{ fiber: "cotton", percent: 60 }, { fiber: "polyester", percent: 30 }] });
       expect(res.status).to.equal(422);
@@ -110,7 +121,7 @@ describe("brand API v1: products and certificates", () => {
       expect(res.status).to.equal(200);
       const data = (await json(res)).data;
       expect(data).to.include.keys(["uid", "product", "dpp_url", "blockchain", "carbon_footprint_kg", "certifications", "fiber_composition", "care_instructions", "country_of_manufacture"]);
-      expect(data.product).to.include({ title: product.name, sku: product.sku, price: 890 });
+      expect(data.product).to.include({ title: product.name, sku: product.sku, price: 890, currency: "BDT" });
       expect(data.product.id).to.be.a("number");
       expect(data.blockchain).to.include({ verified: false, tx_hash: null, network: "hardhat-local" });
       expect(data.certifications).to.deep.equal([]);

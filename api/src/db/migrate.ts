@@ -11,6 +11,7 @@ import * as authNotify from "./migrations/007-auth-notify";
 import * as callLeases from "./migrations/008-call-leases";
 import * as aiQuota from "./migrations/009-ai-quota";
 import * as webhookRetention from "./migrations/010-webhook-retention";
+import * as productCurrency from "./migrations/011-product-currency";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "008-call-leases": callLeases,
   "009-ai-quota": aiQuota,
   "010-webhook-retention": webhookRetention,
+  "011-product-currency": productCurrency,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -10,6 +10,7 @@ export type ProductRow = {
   category: string;
   fabric_type: string | null;
   price: string;
+  currency: string;
   description: string | null;
   factory_id: string | null;
   fiber_composition: Array<{ fiber: string; percent: number }>;

@@ -35,7 +35,7 @@ export function presentCertificateRecord(config: Config, passport: PublicPasspor
       title: product.name,
       sku: product.sku,
       price: Number(product.price),
-      currency: "BDT",
+      currency: product.currency,
       category: product.category,
       fabric_type: product.fabric_type,
       description: product.description,

@@ -9,6 +9,7 @@ export type NewProduct = {
   category: string;
   fabric_type: string | null;
   price: number;
+  currency: string;
   description: string | null;
   factory_id: number | null;
   fiber_composition: string;

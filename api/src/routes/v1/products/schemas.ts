@@ -17,6 +17,8 @@ export const createProductBody: JsonSchema = {
     fabric_type: text(60),
     price: { type: "number", minimum: 0, maximum: 1_000_000_000 },
     description: text(2000, 0),
+    // ISO 4217 code of the price; BDT when absent (spec 4.8: "in BDT or local currency").
+    currency: { type: "string", pattern: "^[A-Za-z]{3}$" },
     // Extensions beyond spec 4.8, all optional.
     factory_id: { type: "integer", minimum: 1, maximum: 999_999_999 },
     fiber_composition: {

@@ -16,6 +16,7 @@ export type CreateProductInput = {
   category: string;
   fabric_type?: string;
   price: number;
+  currency?: string;
   description?: string;
   factory_id?: number;
   fiber_composition?: Array<{ fiber: string; percent: number }>;
@@ -66,6 +67,7 @@ async function createProduct(deps: AppDeps, brand: Brand, input: CreateProductIn
       category,
       fabric_type: input.fabric_type?.trim().toLowerCase() ?? null,
       price: input.price,
+      currency: (input.currency ?? "BDT").toUpperCase(),
       description: input.description ?? null,
       factory_id: input.factory_id ?? null,
       fiber_composition: JSON.stringify(input.fiber_composition ?? []),
