@@ -10,7 +10,7 @@ import { applyRequest, extractNeedsLocally, needsFromAi, type Needs } from "../.
 import { MATCH_WEIGHTS, rankFactories } from "../../api/src/routes/marketplace/ranking";
 import { PRODUCT_TYPES } from "../../api/src/routes/marketplace/vocabulary";
 import { templateReason, templateSummary } from "../../api/src/routes/marketplace/wording";
-import { takeAiMatch } from "../../api/src/routes/marketplace/ai-quota";
+import { clientBucket, takeAiMatch } from "../../api/src/routes/marketplace/ai-quota";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
 import { certificationMask, loadFactories, type FactorySeed } from "../../scripts/lib/seed";
@@ -511,17 +511,27 @@ describe("RFQ matching", () => {
           });
 
           it("stops at the service's daily quota too, and a refused match counts against neither", async () => {
-            await stack.api.db("app.ai_quota").where("scope", "like", "client:%").del();
-            // Another client takes the day's third and last AI match.
-            expect(await takeAiMatch(limited.db, limited.config.openai, "198.51.100.7")).to.equal(undefined);
+            await stack.api.db("app.ai_quota").del();
+            // Other clients take the day's three AI matches; the addresses of one IPv6 /64 count as one client.
+            for (const client of ["198.51.100.7", "2001:db8:1:2::a", "2001:db8:1:2::b"]) {
+              expect(await takeAiMatch(limited.db, limited.config.openai, client)).to.equal(undefined);
+            }
             fake.mode = "good";
             const body = (await (await post(limited.url, { rfq: RFQ })).json()) as Result;
             expect(body.model).to.equal("local-matcher-v1 (fallback: daily AI quota)");
             expect(fake.calls).to.deep.equal([]);
             expect(await quotaRows()).to.deep.equal([
               { scope: "client:198.51.100.7", calls: 1 },
+              { scope: "client:2001:db8:1:2::/64", calls: 2 },
               { scope: "service", calls: 3 },
             ]);
+          });
+
+          it("counts an IPv4 client by its address and an IPv6 client by its /64", () => {
+            expect(clientBucket("203.0.113.9")).to.equal("203.0.113.9");
+            expect(clientBucket("::ffff:203.0.113.9")).to.equal("203.0.113.9");
+            expect(clientBucket("2001:db8:abcd:12:1:2:3:4")).to.equal("2001:db8:abcd:12::/64");
+            expect(clientBucket("2001:db8::1")).to.equal("2001:db8:0:0::/64");
           });
 
           it("serves only the local matcher when a quota is 0", async () => {

@@ -72,7 +72,7 @@ describe("brand API v1: products and certificates", () => {
       const created = await json(await call(brandA, "POST", "/products", { ...product, sku: "TS-EUR", price: 24.5, currency: "eur" }));
       const read = await json(await call(brandA, "GET", `/products/${created.data.uid}`));
       expect(read.data.product).to.include({ price: 24.5, currency: "EUR" });
-      for (const currency of ["EURO", "E1R", "", 978]) {
+      for (const currency of ["EURO", "E1R", "", 978, "XYZ"]) {
         const res = await call(brandA, "POST", "/products", { ...product, sku: "TS-BAD", currency });
         expect(res.status).to.equal(422);
         expect((await json(res)).error.details.map((d: { field: string }) => d.field)).to.deep.equal(["currency"]);

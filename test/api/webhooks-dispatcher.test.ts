@@ -482,10 +482,15 @@ describe("webhook outbox and dispatcher", () => {
     it("deletes finished deliveries past the retention period and the bodies of events no delivery needs", async () => {
       await db("app.webhook_endpoints").del();
       const endpoint = (await register("/retention")).endpoint;
-      const age = async (eventId: string, days: number, status: string) => {
-        const at = new Date(Date.now() - days * 86_400_000);
-        await db("app.webhook_events").where({ id: eventId }).update({ created_at: at });
-        await db("app.webhook_deliveries").where({ event_id: eventId }).update({ created_at: at, status });
+      const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+      const age = async (eventId: string, days: number, status: string, finishedDaysAgo = days) => {
+        await db("app.webhook_events").where({ id: eventId }).update({ created_at: daysAgo(days) });
+        await db("app.webhook_deliveries").where({ event_id: eventId }).update({
+          created_at: daysAgo(days),
+          status,
+          last_attempt_at: daysAgo(finishedDaysAgo),
+          delivered_at: status === "succeeded" ? daysAgo(finishedDaysAgo) : null,
+        });
       };
       const oldDelivered = (await enqueueCert()).eventId;
       await age(oldDelivered, 31, "succeeded");
@@ -497,16 +502,20 @@ describe("webhook outbox and dispatcher", () => {
       await db("app.webhook_deliveries").where({ event_id: oldPending }).update({ next_attempt_at: new Date(Date.now() + 3_600_000) });
       const recent = (await enqueueCert()).eventId;
       await age(recent, 29, "succeeded");
+      // Created long ago, redelivered and delivered two days ago: age counts from when it finished.
+      const redelivered = (await enqueueCert()).eventId;
+      await age(redelivered, 50, "succeeded", 2);
 
       expect(await pruneWebhookHistory(db, 30)).to.deep.equal({ deliveries: 2, events: 2 });
       const deliveries = await db("app.webhook_deliveries").where({ endpoint_id: endpoint.id }).pluck("event_id");
-      expect(deliveries.sort()).to.deep.equal([oldPending, recent].sort());
-      const events = await db("app.webhook_events").whereIn("id", [oldDelivered, oldFailed, oldPending, recent]).select("id", "payload");
+      expect(deliveries.sort()).to.deep.equal([oldPending, recent, redelivered].sort());
+      const events = await db("app.webhook_events").whereIn("id", [oldDelivered, oldFailed, oldPending, recent, redelivered]).select("id", "payload");
       const bodyOf = (id: string) => events.find((e) => e.id === id)?.payload;
       expect(bodyOf(oldDelivered)).to.equal(null);
       expect(bodyOf(oldFailed)).to.equal(null);
       expect(bodyOf(oldPending)).to.be.an("object");
       expect(bodyOf(recent)).to.be.an("object");
+      expect(bodyOf(redelivered)).to.be.an("object");
 
       // The pruned event keeps its dedupe key: the same fact enqueued again sends nothing.
       const uid = (await db("app.webhook_events").where({ id: oldDelivered }).first()).dedupe_key.replace("cert.issued:", "");

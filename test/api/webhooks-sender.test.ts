@@ -68,6 +68,16 @@ describe("webhook sender", () => {
     expect(receiver).to.include({ connections: 2, requests: 3 });
   });
 
+  it("sends the second try outside the pool, whose other idle connections may be closed too", async () => {
+    // Two deliveries at once leave two kept-alive connections in the pool.
+    expect(await Promise.all([post(), post()])).to.deep.equal([{ kind: "delivered", status: 200 }, { kind: "delivered", status: 200 }]);
+    expect(receiver.connections).to.equal(2);
+    // The receiver restarts, say: every pooled connection is dead.
+    receiver.behaviour = (n) => (n === 2 ? "drop" : "answer");
+    expect(await post()).to.deep.equal({ kind: "delivered", status: 200 });
+    expect(receiver).to.include({ connections: 3, requests: 4 });
+  });
+
   it("reports a connection dropped on its first request as a failed attempt, without sending twice", async () => {
     receiver.behaviour = () => "drop";
     const outcome = await post();

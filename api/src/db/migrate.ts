@@ -13,7 +13,12 @@ import * as aiQuota from "./migrations/009-ai-quota";
 import * as webhookRetention from "./migrations/010-webhook-retention";
 import * as productCurrency from "./migrations/011-product-currency";
 
-type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+type Migration = {
+  up: (knex: Knex) => Promise<void>;
+  down: (knex: Knex) => Promise<void>;
+  /** `transaction: false` for a migration that cannot run in one (CREATE INDEX CONCURRENTLY). */
+  config?: { transaction?: boolean };
+};
 
 const MIGRATIONS: Record<string, Migration> = {
   "001-initial": initial,

@@ -10,28 +10,38 @@ const INTERVAL_MS = 3_600_000;
 
 export type Pruned = { deliveries: number; events: number };
 
-/** One pass: everything older than `retentionDays` that may go, goes. */
-export async function pruneWebhookHistory(db: Knex, retentionDays: number, now = new Date()): Promise<Pruned> {
+/** When a finished delivery finished: its success, else its last attempt. */
+const FINISHED_AT = "coalesce(delivered_at, last_attempt_at, created_at)";
+
+/**
+ * One pass: everything that finished more than `retentionDays` ago goes. `shouldStop` is asked between batches, so
+ * a long first pass over a backlog does not hold up a shutdown.
+ */
+export async function pruneWebhookHistory(db: Knex, retentionDays: number, now = new Date(), shouldStop = () => false): Promise<Pruned> {
   const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
   const pruned: Pruned = { deliveries: 0, events: 0 };
-  for (;;) {
+  while (!shouldStop()) {
+    // The conditions are repeated on the outer statement: a delivery redelivered (pending again) between the
+    // sub-select and the delete is re-checked under its row lock, and kept.
     const { rowCount } = await db.raw<{ rowCount: number }>(
-      `DELETE FROM app.webhook_deliveries WHERE id IN (
-         SELECT id FROM app.webhook_deliveries
-         WHERE status IN ('succeeded', 'failed') AND created_at < ? LIMIT ?)`,
-      [cutoff, BATCH],
+      `DELETE FROM app.webhook_deliveries
+        WHERE id IN (SELECT id FROM app.webhook_deliveries
+                      WHERE status IN ('succeeded', 'failed') AND ${FINISHED_AT} < ? LIMIT ?)
+          AND status IN ('succeeded', 'failed') AND ${FINISHED_AT} < ?`,
+      [cutoff, BATCH, cutoff],
     );
     pruned.deliveries += rowCount;
     if (rowCount < BATCH) break;
   }
-  for (;;) {
-    // An event still waiting on a delivery (pending, or redelivered) keeps its body.
+  while (!shouldStop()) {
+    // An event still waiting on a delivery (pending, or redelivered) keeps its body. Deliveries are only ever created
+    // with their event, so an event past the cutoff without deliveries never gets one again.
     const { rowCount } = await db.raw<{ rowCount: number }>(
-      `UPDATE app.webhook_events SET payload = NULL WHERE id IN (
-         SELECT e.id FROM app.webhook_events e
-         WHERE e.payload IS NOT NULL AND e.created_at < ?
-           AND NOT EXISTS (SELECT 1 FROM app.webhook_deliveries d WHERE d.event_id = e.id)
-         LIMIT ?)`,
+      `UPDATE app.webhook_events SET payload = NULL
+        WHERE id IN (SELECT e.id FROM app.webhook_events e
+                      WHERE e.payload IS NOT NULL AND e.created_at < ?
+                        AND NOT EXISTS (SELECT 1 FROM app.webhook_deliveries d WHERE d.event_id = e.id)
+                      LIMIT ?)`,
       [cutoff, BATCH],
     );
     pruned.events += rowCount;
@@ -44,6 +54,7 @@ export async function pruneWebhookHistory(db: Knex, retentionDays: number, now =
 export class WebhookRetention {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private stopping = false;
 
   constructor(
     private readonly db: Knex,
@@ -52,10 +63,12 @@ export class WebhookRetention {
   ) {}
 
   start(): void {
+    this.stopping = false;
     this.schedule(FIRST_RUN_MS);
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
@@ -73,7 +86,7 @@ export class WebhookRetention {
 
   private async pass(): Promise<void> {
     try {
-      const pruned = await pruneWebhookHistory(this.db, this.retentionDays);
+      const pruned = await pruneWebhookHistory(this.db, this.retentionDays, new Date(), () => this.stopping);
       if (pruned.deliveries + pruned.events > 0) this.logger.info({ ...pruned, retentionDays: this.retentionDays }, "webhook history pruned");
     } catch (error) {
       this.logger.warn({ err: error }, "pruning webhook history failed; retrying in an hour");

@@ -78,10 +78,12 @@ export class WebhookSender {
       try {
         return await this.request(destination, body, headers, (destroy) => (stop = destroy));
       } catch (error) {
-        // A kept-alive socket the receiver closed just as we reused it: the request never reached it, so it goes
-        // once more on a fresh connection (Node's documented pattern; receivers drop repeats by webhook-id anyway).
+        // A kept-alive socket the receiver closed as we reused it (its keep-alive time-out, a restart): almost always
+        // the request never reached it, so it goes once more on a new connection outside the pool, whose other idle
+        // sockets may be closed too (Node's documented pattern). Should the receiver have read it and then closed
+        // without answering, it gets the body twice under one webhook-id, which receivers drop as a duplicate.
         if (aborted || !(error instanceof StaleSocketError)) throw error;
-        return await this.request(destination, body, headers, (destroy) => (stop = destroy));
+        return await this.request(destination, body, headers, (destroy) => (stop = destroy), true);
       }
     } catch (error) {
       if (error instanceof UrlRefusedError) return { kind: "failed", status: null, error: `refused by the SSRF guard: URL ${error.problem}` };
@@ -101,6 +103,7 @@ export class WebhookSender {
     body: string,
     headers: Record<string, string>,
     onStarted: (destroy: (reason: Error) => void) => void,
+    unpooled = false,
   ): Promise<SendOutcome> {
     const { url, hostname, address, family } = destination;
     const secure = url.protocol === "https:";
@@ -115,7 +118,7 @@ export class WebhookSender {
         hostname,
         port: url.port || (secure ? 443 : 80),
         path: `${url.pathname}${url.search}`,
-        agent: this.agentFor(secure, address),
+        agent: unpooled ? false : this.agentFor(secure, address),
         lookup: pinned,
         ...(secure && !isIp(hostname) ? { servername: hostname } : {}),
         headers: {

@@ -1,6 +1,7 @@
 // How many RFQ matches may use the AI model: per client address and clock hour, and service-wide per UTC day, counted
 // in Postgres so every API replica shares the figures. A match past either limit is served by the local matcher and
 // says so in `model`; the endpoint itself stays open, since local matching costs nothing.
+import ipaddr from "ipaddr.js";
 import type { Knex } from "../../db/knex";
 
 export type AiQuotaLimits = { matchesPerClientHour: number; matchesPerDay: number };
@@ -17,7 +18,7 @@ export async function takeAiMatch(db: Knex, limits: AiQuotaLimits, client: strin
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   try {
     await db.transaction(async (trx) => {
-      const clientCalls = await take(trx, `client:${client}`, hour, limits.matchesPerClientHour);
+      const clientCalls = await take(trx, `client:${clientBucket(client)}`, hour, limits.matchesPerClientHour);
       if (clientCalls === undefined) throw new Refused("client AI quota");
       // Thrown after the client's count moved: the transaction rolls it back.
       if ((await take(trx, "service", day, limits.matchesPerDay)) === undefined) throw new Refused("daily AI quota");
@@ -31,6 +32,18 @@ export async function takeAiMatch(db: Knex, limits: AiQuotaLimits, client: strin
 }
 
 class Refused extends Error {}
+
+/**
+ * What one client is, for counting: an IPv4 address, or an IPv6 /64 (one subscriber's network is at least a /64,
+ * so a client could otherwise rotate through addresses inside it).
+ */
+export function clientBucket(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const hextets = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${hextets.join(":")}::/64`;
+}
 
 /** Adds one to the window's count if it is below `limit`; the new count, or undefined when the limit is reached. */
 async function take(trx: Knex.Transaction, scope: string, windowStart: Date, limit: number): Promise<number | undefined> {

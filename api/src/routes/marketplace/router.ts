@@ -20,7 +20,11 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
       throw new ValidationError([{ field: "rfq", problem: `must have at least ${RFQ_MIN_LENGTH} characters besides surrounding spaces` }]);
     }
     // The model is asked only within the AI quotas; past them the local matcher answers, and `model` says why.
-    const withheld = ai ? await takeAiMatch(deps.db, deps.config.openai, ctx.ip) : undefined;
+    const withheld = ai ? await takeAiMatch(deps.db, deps.config.openai, ctx.ip).catch((error: unknown) => {
+      // Without the counters the model is not asked (its cost would be unbounded); the local matcher still answers.
+      deps.logger.warn({ err: error, requestId: ctx.state.requestId }, "RFQ matching: AI quota unavailable");
+      return "AI quota unavailable";
+    }) : undefined;
     const outcome = await matchRfq(
       { db: deps.db, onchainSchema: deps.config.onchainSchema, ai: withheld ? undefined : ai, aiWithheld: withheld, logger: deps.logger },
       input,

@@ -32,6 +32,9 @@ const MAX_UID_ATTEMPTS = 5;
 class IdempotencyRace extends Error {}
 
 /** Checks what JSON Schema cannot: percentages summing to 100, cents, a known factory. */
+/** ISO 4217 codes in use, as the runtime's ICU data knows them. */
+const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
 async function checkProduct(deps: AppDeps, input: CreateProductInput) {
   const problems: Array<{ field: string; problem: string }> = [];
   if (input.fiber_composition) {
@@ -41,6 +44,9 @@ async function checkProduct(deps: AppDeps, input: CreateProductInput) {
     if (new Set(fibres).size !== fibres.length) problems.push({ field: "fiber_composition", problem: "lists a fibre twice" });
   }
   if (Math.round(input.price * 100) !== input.price * 100) problems.push({ field: "price", problem: "must have at most 2 decimals" });
+  if (input.currency !== undefined && !CURRENCIES.has(input.currency.toUpperCase())) {
+    problems.push({ field: "currency", problem: "is not an ISO 4217 currency code" });
+  }
   let factoryCountry: string | undefined;
   if (input.factory_id !== undefined) {
     const factory = await factoryProfileExists(deps.db, input.factory_id);
