@@ -86,6 +86,31 @@ describe("public endpoints and factory writes", () => {
       expect(malformed.status).to.equal(422);
       expect((await json(malformed)).error.code).to.equal("VALIDATION_ERROR");
     });
+
+    it("shows a browser (preferring text/html) the passport as a page, without counting a scan", async () => {
+      const browser = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+      const scans = async () => Number((await stack.api.db("app.scan_events").count<Array<{ count: string }>>("* as count"))[0]!.count);
+      const before = await scans();
+      const res = await fetch(`${base}/api/dpp/${minted().toLowerCase()}`, { headers: browser });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get("content-type")).to.match(/^text\/html/);
+      expect(res.headers.get("vary")).to.match(/accept/i);
+      const page = await res.text();
+      const record = await json(await fetch(`${base}/api/dpp/${minted()}`));
+      expect(page).to.include(record.content.product.name);
+      expect(page).to.include(`${base}/api/dpp/${minted()}`);
+      expect(await scans()).to.equal(before);
+
+      const missing = await fetch(`${base}/api/dpp/DEMO-ZZZZZZZZ`, { headers: browser });
+      expect(missing.status).to.equal(404);
+      expect(missing.headers.get("content-type")).to.match(/^text\/html/);
+      // Clients that ask for JSON, or for anything, get the record.
+      for (const accept of ["application/json", "*/*", "application/json, text/html"]) {
+        const data = await fetch(`${base}/api/dpp/${minted()}`, { headers: { Accept: accept } });
+        expect(data.headers.get("content-type"), accept).to.match(/^application\/json/);
+        expect(data.headers.get("vary")).to.match(/accept/i);
+      }
+    });
   });
 
   describe("GET /api/factory/:id/reputation", () => {

@@ -8,6 +8,7 @@ import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { presentPublicPassport } from "./presenter";
 import { UID_PATTERN, uidParam } from "./schemas";
 import { publicPassport } from "./service";
+import { passportPageHandler } from "../pages/router";
 
 export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
@@ -16,7 +17,14 @@ export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
   const records = new IndexedReadCache<RenderedJson>({ ttlMs: 1000, maxEntries: 1000 });
   const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
-  router.get("/api/dpp/:uid", validateParams(uidParam), async (ctx) => {
+  const page = passportPageHandler(deps);
+
+  router.get("/api/dpp/:uid", async (ctx, next) => {
+    // The same address is the passport as data and, for a browser (dpp_url opened by a person), as a page.
+    ctx.vary("Accept");
+    if (ctx.accepts("application/json", "text/html") === "text/html") return page(ctx, next);
+    return next();
+  }, validateParams(uidParam), async (ctx) => {
     const uid = ctx.params.uid!.toUpperCase();
     const state = await indexer().catch(() => undefined);
     const record = await records.read(uid, state?.indexedBlock, async () =>
@@ -32,7 +40,9 @@ export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
     summary: "The public Digital Product Passport of an NFC tag UID",
     description:
       "Case-insensitive UID. `content` is the anchored part: keccak256 of its RFC 8785 canonical JSON must equal " +
-      "`blockchain.data_hash` on chain. Supports If-None-Match (weak ETag).",
+      "`blockchain.data_hash` on chain. Supports If-None-Match (weak ETag). A client that prefers text/html to " +
+      "application/json (a browser opening a product's dpp_url) gets the passport as an HTML page instead; " +
+      "responses vary on Accept.",
     parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN } }],
     responses: {
       "200": { description: "the passport record" },

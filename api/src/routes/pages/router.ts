@@ -1,7 +1,7 @@
 // The customer-facing pages (spec 1): GET /scan/:uid, GET /dpp-certificate/:uid and GET /brand/:slug, rendered on
 // the server in the brand's white-label theme.
 import Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../app";
 import { validateParams } from "../../middleware/validate-params";
 import type { OpenApiRegistry, Operation } from "../../openapi/registry";
@@ -25,6 +25,23 @@ const BRAND_ERRORS = {
 /** Browsers fetching a page speculatively; a prefetch is not a shopper looking at the product. */
 function isPrefetch(ctx: Context): boolean {
   return /prefetch|prerender/i.test(`${ctx.get("Sec-Purpose")} ${ctx.get("Purpose")} ${ctx.get("X-Moz")}`);
+}
+
+/**
+ * The passport as a page, for a browser that opens a product's dpp_url (GET /api/dpp/:uid preferring text/html):
+ * the scan page's view of the record, without counting a scan. Errors are pages too.
+ */
+export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
+  const errors = htmlErrors(deps.logger, PASSPORT_ERRORS);
+  const validate = validateParams(uidParam);
+  return (ctx) =>
+    errors(ctx, () =>
+      validate(ctx, async () => {
+        const view = await passportPage(deps, ctx.params.uid!);
+        const pageUrl = productLinks(deps.config, view.record.uid).dpp_url;
+        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "public, max-age=5");
+      }),
+    );
 }
 
 export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
