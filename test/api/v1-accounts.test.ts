@@ -16,7 +16,7 @@ import { effectiveLimits, PLANS } from "../../api/src/plans/catalogue";
 import { ok, v1Router } from "../../api/src/routes/v1/router-base";
 import { validateBody } from "../../api/src/validation";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
-import { freePort } from "../../scripts/lib/processes";
+import { freePort, waitFor } from "../../scripts/lib/processes";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 
@@ -228,6 +228,19 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       // A burst leases ahead of use; after settling, what was not used is back.
       await api.callMeter.settle(b.brand.id);
       expect((await row())!.count).to.equal(10);
+    });
+
+    it("gives unused leased calls back by itself once the brand has been idle for a second", async () => {
+      const b = await newBrand();
+      const row = () => api.db("app.usage_monthly").where({ brand_id: b.brand.id, meter: "api_calls" }).first<{ count: number }>("count");
+      // Calls less than 100 ms apart grow the lease until the database counts calls not made yet.
+      let made = 0;
+      do {
+        expect((await call("/api/v1/brand", as(b))).status).to.equal(200);
+        made += 1;
+      } while (made < 100 && (await row())!.count <= made);
+      expect((await row())!.count, "leased ahead of use").to.be.greaterThan(made);
+      await waitFor("the unused calls to come back", async () => ((await row())!.count === made ? true : undefined), 10_000, 50);
     });
 
     it("reports the monthly quota before the hourly limit when both are exhausted", async () => {

@@ -1,5 +1,5 @@
 // Brand API keys: 256-bit random values shown once; only their SHA-256 is stored, and comparison is constant-time.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const KEY_PREFIX = "pr_live_";
 
@@ -16,7 +16,8 @@ export function apiKeyFromValue(key: string): NewApiKey {
 }
 
 export function hashApiKey(key: string): Buffer {
-  return createHash("sha256").update(key, "utf8").digest();
+  // One-shot hash: no Hash object per request (every authenticated call hashes its key).
+  return hash("sha256", key, "buffer");
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {

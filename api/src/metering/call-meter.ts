@@ -34,6 +34,8 @@ type Lease = {
   lastGrantAt: number;
   inflight?: Promise<Outcome>;
   idle?: NodeJS.Timeout;
+  /** When a call was last admitted from the lease (ms). */
+  lastUseAt: number;
 };
 
 export class CallMeter {
@@ -63,7 +65,7 @@ export class CallMeter {
         lease = undefined;
       }
       if (!lease) {
-        lease = { brandId, period, hour, remaining: 0, calls: 0, requests: 0, size: 1, lastGrantAt: 0 };
+        lease = { brandId, period, hour, remaining: 0, calls: 0, requests: 0, size: 1, lastGrantAt: 0, lastUseAt: 0 };
         this.leases.set(brandId, lease);
       }
       if (lease.remaining > 0) {
@@ -123,6 +125,7 @@ export class CallMeter {
 
   private release(lease: Lease): Promise<void> {
     clearTimeout(lease.idle);
+    lease.idle = undefined;
     if (this.leases.get(lease.brandId) === lease) this.leases.delete(lease.brandId);
     const unused = lease.remaining;
     lease.remaining = 0;
@@ -144,13 +147,21 @@ export class CallMeter {
     return running;
   }
 
+  /** Returns the lease's unused calls once it has gone IDLE_MS without use: one timer per lease, not per call. */
   private armIdle(lease: Lease): void {
-    clearTimeout(lease.idle);
-    lease.idle = setTimeout(() => {
-      if (lease.inflight || this.leases.get(lease.brandId) !== lease) return;
-      void this.release(lease).catch((error: unknown) => this.logger.warn({ err: error }, "returning unused calls failed"));
-    }, IDLE_MS);
-    lease.idle.unref();
+    lease.lastUseAt = Date.now();
+    if (lease.idle) return;
+    const check = (delay: number) => {
+      lease.idle = setTimeout(() => {
+        lease.idle = undefined;
+        if (this.leases.get(lease.brandId) !== lease) return;
+        const quiet = Date.now() - lease.lastUseAt;
+        if (lease.inflight || quiet < IDLE_MS) return check(Math.max(1, IDLE_MS - quiet));
+        void this.release(lease).catch((error: unknown) => this.logger.warn({ err: error }, "returning unused calls failed"));
+      }, delay);
+      lease.idle.unref();
+    };
+    check(IDLE_MS);
   }
 
   private flushEndpoints(brandId?: number): Promise<void> {

@@ -2,6 +2,7 @@
 import type { Middleware } from "koa";
 import type { AppDeps, AppState } from "../app";
 import { assertNotLocked, recordFailure, sleep, type ThrottlePolicy } from "../auth/throttle";
+import type { BrandRecord } from "../brands/repo";
 import { brandForKey } from "../brands/service";
 import { BrandInactiveError, InvalidKeyError, MissingKeyError } from "../errors";
 import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
@@ -32,6 +33,17 @@ const BEARER = /^Bearer(?:\s+(\S*))?\s*$/i;
  * brands), or 429 RATE_LIMIT once the client address is locked for too many invalid keys; last BRAND_INACTIVE,
  * which only the holder of a valid key learns.
  */
+// Limits per brand record: a cached key hands out the same record until it changes, so they are worked out once.
+const limitsByRecord = new WeakMap<BrandRecord, EffectiveLimits>();
+function limitsOf(brand: BrandRecord): EffectiveLimits {
+  let limits = limitsByRecord.get(brand);
+  if (!limits) {
+    limits = effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides });
+    limitsByRecord.set(brand, limits);
+  }
+  return limits;
+}
+
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get("Authorization").trim();
@@ -58,7 +70,7 @@ export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLI
       uidPrefix: brand.uidPrefix,
       status: brand.status,
       plan: brand.plan,
-      limits: effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }),
+      limits: limitsOf(brand),
     };
     await next();
   };
