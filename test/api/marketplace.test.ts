@@ -10,7 +10,7 @@ import { applyRequest, extractNeedsLocally, needsFromAi, type Needs } from "../.
 import { MATCH_WEIGHTS, rankFactories } from "../../api/src/routes/marketplace/ranking";
 import { PRODUCT_TYPES } from "../../api/src/routes/marketplace/vocabulary";
 import { templateReason, templateSummary } from "../../api/src/routes/marketplace/wording";
-import { clientBucket, takeAiMatch } from "../../api/src/routes/marketplace/ai-quota";
+import { clientBucket, takeAiMatch } from "../../api/src/routes/marketplace/ai-quota.repo";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
 import { certificationMask, loadFactories, type FactorySeed } from "../../scripts/lib/seed";

@@ -16,7 +16,7 @@ import { registerV1Endpoint, rotateSecret, setDashboardWebhook } from "../../api
 import { emitOrderPaid, emitScan } from "../../api/src/webhooks/emitters";
 import { certIssuedPayload, type EventType } from "../../api/src/webhooks/events";
 import { enqueueEvent } from "../../api/src/webhooks/outbox";
-import { pruneWebhookHistory } from "../../api/src/webhooks/retention";
+import { pruneWebhookHistory } from "../../api/src/webhooks/retention.repo";
 import { MAX_ATTEMPTS } from "../../api/src/webhooks/schedule";
 import { decryptSecret, encryptSecret, generateSigningSecret } from "../../api/src/webhooks/secrets";
 import { stopProcess, waitFor } from "../../scripts/lib/processes";

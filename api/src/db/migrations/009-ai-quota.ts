@@ -1,4 +1,4 @@
-// Quotas on the AI model of RFQ matching (routes/marketplace/ai-quota.ts): matches that used the model, per client
+// Quotas on the AI model of RFQ matching (routes/marketplace/ai-quota.repo.ts): matches that used the model, per client
 // address and clock hour, and service-wide per UTC day. A public endpoint must not be able to run up the AI bill.
 import type { Knex } from "knex";
 

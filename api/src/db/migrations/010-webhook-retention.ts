@@ -1,4 +1,4 @@
-// Retention of webhook history (webhooks/retention.ts): deliveries that finished are deleted after the retention
+// Retention of webhook history (webhooks/retention.repo.ts): deliveries that finished are deleted after the retention
 // period, and an event's body is dropped once no delivery needs it. The event row stays, small, so its dedupe key
 // still stops a producer that replays an old fact (a re-indexed chain) from sending it again.
 //

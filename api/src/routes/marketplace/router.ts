@@ -5,7 +5,7 @@ import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { validateBody } from "../../validation";
 import { createAiClient } from "./ai-client";
-import { takeAiMatch } from "./ai-quota";
+import { takeAiMatch } from "./ai-quota.repo";
 import { presentMatchResult } from "./presenter";
 import { MAX_MATCHES, matchRequestSchema, matchResponseSchema, RFQ_MIN_LENGTH, type MatchRequest } from "./schemas";
 import { matchRfq } from "./service";
