@@ -261,8 +261,15 @@ describe("v1 brand accounts, keys, limits and usage", () => {
         expect(r.reason.code).to.equal("MONTHLY_LIMIT_REACHED");
         expect(Number(r.reason.headers["Retry-After"])).to.be.greaterThan(0);
       }
-      await refundQuota(api.db, b.brand.id, "certs");
+      await refundQuota(api.db, b.brand.id, "certs", periodOf(new Date()));
       expect((await consumeQuota(api.db, b.brand.id, "certs", limits)).used).to.equal(5);
+      // A refund goes to the month the unit was counted in, even once the next month has begun.
+      const lastMonth = new Date(Date.UTC(2026, 0, 31, 23, 59, 59));
+      const counted = await consumeQuota(api.db, b.brand.id, "certs", limits, lastMonth);
+      expect(counted).to.include({ used: 1, period: "2026-01" });
+      await refundQuota(api.db, b.brand.id, "certs", counted.period);
+      expect((await monthlyUsage(api.db, b.brand.id, "2026-01")).certsIssued).to.equal(0);
+      expect((await monthlyUsage(api.db, b.brand.id)).certsIssued).to.equal(5);
       // Unlimited meters count without refusing.
       expect((await consumeQuota(api.db, b.brand.id, "carbon_ratings", limits)).limit).to.equal(null);
     });

@@ -90,17 +90,21 @@ export async function consumeQuota(
   meter: QuotaMeter,
   limits: EffectiveLimits,
   now = new Date(),
-): Promise<{ used: number; limit: number | null }> {
+): Promise<{ used: number; limit: number | null; period: string }> {
   const { limit: field, label } = QUOTA_FIELDS[meter];
   const limit = limits[field];
-  const used = await incrementMonthly(db, brandId, periodOf(now), meter, limit);
+  const period = periodOf(now);
+  const used = await incrementMonthly(db, brandId, period, meter, limit);
   if (used === undefined) throw new MonthlyLimitError(label, secondsToNextMonth(now));
-  return { used, limit };
+  return { used, limit, period };
 }
 
-/** Gives back one unit counted by consumeQuota in the same month, when the work it paid for did not happen. */
-export async function refundQuota(db: Knex, brandId: number, meter: QuotaMeter, now = new Date()): Promise<void> {
-  await decrementMonthly(db, brandId, periodOf(now), meter);
+/**
+ * Gives back one unit counted by consumeQuota, when the work it paid for did not happen, to the month it was counted
+ * in (`period`, as consumeQuota returned it): work that straddles midnight at a month's end refunds the right month.
+ */
+export async function refundQuota(db: Knex, brandId: number, meter: QuotaMeter, period: string): Promise<void> {
+  await decrementMonthly(db, brandId, period, meter);
 }
 
 export type MonthlyUsage = {

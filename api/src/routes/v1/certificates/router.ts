@@ -15,9 +15,12 @@ export function certificatesV1Router(deps: AppDeps, openapi: OpenApiRegistry): R
   router.post("/certs/issue", validateBody(issueBody), async (ctx) => {
     const brand = ctx.state.brand!;
     const { uid } = ctx.state.input as { uid: string };
+    let countedIn: string | undefined;
     const issuance = await issueCertificate(deps, brand.id, uid, {
-      consume: async () => void (await consumeQuota(deps.db, brand.id, "certs", brand.limits)),
-      refund: () => refundQuota(deps.db, brand.id, "certs"),
+      consume: async () => void (countedIn = (await consumeQuota(deps.db, brand.id, "certs", brand.limits)).period),
+      refund: async () => {
+        if (countedIn) await refundQuota(deps.db, brand.id, "certs", countedIn);
+      },
     });
     ok(ctx, presentIssuance(deps.config, uid.toUpperCase(), issuance), issuance.created ? 201 : 200);
   });
