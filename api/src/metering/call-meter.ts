@@ -156,7 +156,9 @@ export class CallMeter {
         lease.idle = undefined;
         if (this.leases.get(lease.brandId) !== lease) return;
         const quiet = Date.now() - lease.lastUseAt;
-        if (lease.inflight || quiet < IDLE_MS) return check(Math.max(1, IDLE_MS - quiet));
+        if (quiet < IDLE_MS) return check(IDLE_MS - quiet);
+        // A grant under way: look again when it has surely finished rather than spin on it.
+        if (lease.inflight) return check(FAST_MS);
         void this.release(lease).catch((error: unknown) => this.logger.warn({ err: error }, "returning unused calls failed"));
       }, delay);
       lease.idle.unref();

@@ -27,12 +27,6 @@ export const API_KEY_CLIENT_POLICY: ThrottlePolicy = { windowSeconds: 600, slowA
 
 const BEARER = /^Bearer(?:\s+(\S*))?\s*$/i;
 
-/**
- * Order: MISSING_KEY (nothing to check, not a failure); then the key and slug, any mismatch being INVALID_KEY (the
- * same answer for an unknown key, a revoked key and a key of another brand, so the answer tells nothing about other
- * brands), or 429 RATE_LIMIT once the client address is locked for too many invalid keys; last BRAND_INACTIVE,
- * which only the holder of a valid key learns.
- */
 // Limits per brand record: a cached key hands out the same record until it changes, so they are worked out once.
 const limitsByRecord = new WeakMap<BrandRecord, EffectiveLimits>();
 function limitsOf(brand: BrandRecord): EffectiveLimits {
@@ -44,6 +38,12 @@ function limitsOf(brand: BrandRecord): EffectiveLimits {
   return limits;
 }
 
+/**
+ * Order: MISSING_KEY (nothing to check, not a failure); then the key and slug, any mismatch being INVALID_KEY (the
+ * same answer for an unknown key, a revoked key and a key of another brand, so the answer tells nothing about other
+ * brands), or 429 RATE_LIMIT once the client address is locked for too many invalid keys; last BRAND_INACTIVE,
+ * which only the holder of a valid key learns.
+ */
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get("Authorization").trim();
