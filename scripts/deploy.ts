@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const publicBaseUrl = (env("PUBLIC_BASE_URL") ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+  const publicBaseUrl = (env("PUBLIC_BASE_URL") ?? "http://127.0.0.1:3000").replace(/(?<!\/)\/+$/, "");
   const deployment = await deployContracts({
     rpcUrl: url,
     signerKey: signerKey!,

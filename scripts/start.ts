@@ -93,7 +93,9 @@ async function main() {
   let step = begin("Postgres (embedded, data in .data/postgres)");
   const pg: EmbeddedDb = await startEmbeddedPostgres({ dataDir: path.join(DATA, "postgres"), port: pgPort, databases: [DATABASE], persistent: true });
   stopFns.push({ name: "postgres", stop: pg.stop });
-  done(step, `127.0.0.1:${pgPort}`);
+  // As root in a project the postgres user cannot enter, the cluster lives in a cache that .data/postgres links to.
+  const relocated = pg.dataDir === path.join(DATA, "postgres") ? "" : `; data in ${pg.dataDir}, linked from .data/postgres`;
+  done(step, `127.0.0.1:${pgPort}${relocated}`);
 
   step = begin("Hardhat node");
   const chain = await startHardhatNode({ port: chainPort, logFile: path.join(LOGS, "hardhat-node.log"), intervalMs: Number(env("BLOCK_INTERVAL_MS", "1000")) });

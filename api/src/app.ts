@@ -7,6 +7,7 @@ import type { BrandContext } from "./middleware/brand-auth";
 import type { KeyCache } from "./brands/key-cache";
 import type { ChainAccess } from "./chain/access";
 import type { CallMeter } from "./metering/call-meter";
+import type { ScanRecorder } from "./routes/pages/scan-recorder";
 import type { Config } from "./config";
 import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
@@ -51,6 +52,8 @@ export type AppDeps = {
   keyCache?: KeyCache;
   /** Leases API calls per brand (metering/call-meter.ts); without it every call is one statement. */
   callMeter?: CallMeter;
+  /** Counts scan-page views off the response path; without it the pages router makes its own. */
+  scanRecorder?: ScanRecorder;
 };
 
 export function buildApp(deps: AppDeps): Koa<AppState> {

@@ -1,5 +1,6 @@
 // Reads process.env once, validates it, and freezes the result; nothing else in the service reads the environment.
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 
 export type Mode = "local" | "production";
 
@@ -41,7 +42,15 @@ export type Config = Readonly<{
   secretsKey: Buffer;
   /** Dispatcher: attempts in flight per process, fallback poll, per-attempt time limit (10 s; lower only for tests). */
   /** Deliveries in flight per dispatcher, idle poll, per-attempt time-out, and days of delivery history kept. */
-  webhooks: Readonly<{ concurrency: number; pollIntervalMs: number; timeoutMs: number; retentionDays: number }>;
+  webhooks: Readonly<{
+    concurrency: number;
+    /** Attempts one endpoint, and one brand's endpoints together, may have in flight per dispatcher (fairness). */
+    endpointConcurrency: number;
+    brandConcurrency: number;
+    pollIntervalMs: number;
+    timeoutMs: number;
+    retentionDays: number;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -52,6 +61,32 @@ export class ConfigError extends Error {
 
 /** Hardhat's first public test account: only ever used against the local chain (chain id 31337). */
 export const HARDHAT_TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/**
+ * The private keys of Hardhat's 20 default accounts (the public "test test … junk" mnemonic): anyone can sign with
+ * them, so production refuses every one. Lower-case hex without 0x, as isHardhatKey compares them.
+ */
+const HARDHAT_KEYS = new Set([
+  "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+  "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+  "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+  "47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+  "8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
+  "92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e",
+  "4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356",
+  "dbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
+  "2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
+  "f214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897",
+  "701b615bbdfb9de65240bc28bd21bbc0d996645a3dd57e7b12bc2bdf6f192c82",
+  "a267530f49f8280200edf313ee7af6b827f2a8bce2897751d06a843f644967b1",
+  "47c99abed3324a2707c28affff1267e45918ec8c3f20b8aa892e8b065d2942dd",
+  "c526ee95bf44d8fc405a158bb884d9d1238d99f0612e9f33d006bb0789009aaa",
+  "8166f546bab6da521a8369cab06c5d2b9e46670292d85c875ee9ec20e84ffb61",
+  "ea6c44ac03bff858b476bba40716402b03e41b8e97e276d1baec7c37d42484a0",
+  "689af8efa8c651a91ad287602527f3af2fe9f6501a7ac4b061667b5a93e037fd",
+  "de9be858da4a475276426320d5e9262ecfc3ba460bfac56360bfa6c4c28b4ee0",
+  "df57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e",
+]);
 const LOCAL_CHAIN_ID = 31337;
 /** Local mode's documented default SECRETS_KEY (32 bytes, base64); production must set its own. */
 export const LOCAL_SECRETS_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtc2VjcmV0c0s=";
@@ -84,12 +119,12 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const url = (key: string, fallback?: string): string => {
     const value = str(key, fallback);
-    if (value && !/^https?:\/\/[^\s]+$/i.test(value)) problems.push(`${key} must be an http(s) URL`);
-    return value.replace(/\/+$/, "");
+    if (value && !/^https?:\/\/\S+$/i.test(value)) problems.push(`${key} must be an http(s) URL`);
+    return withoutTrailingSlashes(value);
   };
 
   const postgresUrl = (value: string): string => {
-    if (value && !/^postgres(ql)?:\/\//.test(value)) problems.push("DATABASE_URL must be a postgres:// URL");
+    if (value && !/^postgres(?:ql)?:\/\//.test(value)) problems.push("DATABASE_URL must be a postgres:// URL");
     return value;
   };
 
@@ -100,8 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (signerPrivateKey && !/^0x[0-9a-fA-F]{64}$/.test(signerPrivateKey)) {
     problems.push("SIGNER_PRIVATE_KEY must be a 0x-prefixed 32-byte hex key");
   }
-  if (production && chainId !== LOCAL_CHAIN_ID && signerPrivateKey === HARDHAT_TEST_KEY) {
-    problems.push("SIGNER_PRIVATE_KEY must not be Hardhat's public test key outside the local chain");
+  if (production && isHardhatKey(signerPrivateKey)) {
+    problems.push("SIGNER_PRIVATE_KEY must not be one of Hardhat's public test keys in production");
   }
   const explorerTxUrlTemplate = str("EXPLORER_TX_URL_TEMPLATE", `${publicBaseUrl}/explorer/tx/{txHash}`);
   if (explorerTxUrlTemplate && !explorerTxUrlTemplate.includes("{txHash}")) {
@@ -111,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (onchainSchema && !/^[a-z_][a-z0-9_]{0,44}$/.test(onchainSchema)) {
     problems.push("ONCHAIN_SCHEMA must be a lower-case SQL identifier of at most 45 characters");
   }
+  const webhookConcurrency = int("WEBHOOK_CONCURRENCY", 16, 1, 256);
 
   const config: Config = {
     mode,
@@ -127,7 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
     confirmations: int("CONFIRMATIONS", production ? 3 : 1, 0, 1000),
     onchainSchema,
     indexerMaxLagBlocks: int("INDEXER_MAX_LAG_BLOCKS", 2, 0, 10_000),
-    trustedProxyHops: int("TRUSTED_PROXY_HOPS", production ? 1 : 0, 0, 10),
+    // Never trusted by default, in either mode: without a proxy that overwrites it, X-Forwarded-For is whatever the
+    // client wrote, and the login and key throttles would count under an address of the attacker's choosing.
+    trustedProxyHops: int("TRUSTED_PROXY_HOPS", 0, 0, 10),
     logLevel: str("LOG_LEVEL", "info"),
     openai: Object.freeze({
       apiKey: env.OPENAI_API_KEY?.trim() || undefined,
@@ -140,7 +178,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowLoopbackWebhooks: (env.ALLOW_LOOPBACK_WEBHOOKS ?? (production ? "false" : "true")) === "true",
     secretsKey: secretsKey(str("SECRETS_KEY", LOCAL_SECRETS_KEY), problems),
     webhooks: Object.freeze({
-      concurrency: int("WEBHOOK_CONCURRENCY", 16, 1, 256),
+      concurrency: webhookConcurrency,
+      // Defaults: a quarter and a half of the slots, so one endpoint's or one brand's slow receivers never hold them all.
+      endpointConcurrency: int("WEBHOOK_ENDPOINT_CONCURRENCY", Math.max(1, Math.floor(webhookConcurrency / 4)), 1, 256),
+      brandConcurrency: int("WEBHOOK_BRAND_CONCURRENCY", Math.max(1, Math.floor(webhookConcurrency / 2)), 1, 256),
       pollIntervalMs: int("WEBHOOK_POLL_INTERVAL_MS", 1000, 50, 60_000),
       timeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 10_000),
       retentionDays: int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650),
@@ -148,6 +189,17 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(config.logLevel)) {
     problems.push("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent");
+  }
+  // Local mode is for one machine and Hardhat's chain, where its public keys are harmless: anywhere else they are
+  // keys anyone holds, so a missing SERVICE_MODE must not quietly run against a real network.
+  if (!production && chainId !== LOCAL_CHAIN_ID) {
+    problems.push(`CHAIN_ID must be ${LOCAL_CHAIN_ID} in local mode (got ${chainId}); set SERVICE_MODE=production for another chain`);
+  }
+  if (!production && config.rpcUrl && !isLoopbackUrl(config.rpcUrl)) {
+    problems.push("RPC_URL must be on this machine (127.0.0.1, ::1 or localhost) in local mode; set SERVICE_MODE=production for a remote node");
+  }
+  if (production && config.secretsKey.equals(Buffer.from(LOCAL_SECRETS_KEY, "base64"))) {
+    problems.push("SECRETS_KEY must not be the public local key in production");
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -165,3 +217,28 @@ function secretsKey(value: string, problems: string[]): Buffer {
   return key;
 }
 
+/** Whether `value` is one of Hardhat's default keys, in any letter case, with or without 0x. */
+function isHardhatKey(value: string): boolean {
+  const hex = value.trim().toLowerCase();
+  return HARDHAT_KEYS.has(hex.startsWith("0x") ? hex.slice(2) : hex);
+}
+
+/** Whether the URL's host is this machine: localhost or a loopback address (127.0.0.0/8, ::1). */
+function isLoopbackUrl(value: string): boolean {
+  let host: string;
+  try {
+    host = new URL(value).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost") return true;
+  const address = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === "loopback";
+}
+
+/** The URL without trailing slashes; a loop, not /\/+$/, whose search from every slash of a long run is quadratic. */
+function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === "/") end -= 1;
+  return value.slice(0, end);
+}

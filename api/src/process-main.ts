@@ -1,6 +1,7 @@
 // The shared body of a service process's entry point: read the configuration (exit listing what is wrong), start,
 // and stop cleanly on SIGINT or SIGTERM.
 import { ConfigError, loadConfig, type Config } from "./config";
+import { redactUrls } from "./redact";
 
 export function runProcess(name: string, start: (config: Config) => Promise<{ stop: () => Promise<void> }>): void {
   let config: Config;
@@ -20,7 +21,8 @@ export function runProcess(name: string, start: (config: Config) => Promise<{ st
       }
     },
     (error: unknown) => {
-      console.error(`${name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      // A start-up failure may quote a connection URL (the RPC's, with its provider key): printed redacted.
+      console.error(`${name} failed to start: ${redactUrls(error instanceof Error ? error.message : String(error))}`);
       process.exit(1);
     },
   );

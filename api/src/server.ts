@@ -1,13 +1,14 @@
 // Starts the API process: configuration, migrations, HTTP listener on the configured host, graceful shutdown.
 import type { Server } from "node:http";
 import pino from "pino";
-import { buildApp } from "./app";
+import { buildApp, type AppDeps } from "./app";
 import type { Config } from "./config";
 import { runProcess } from "./process-main";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { KeyCache } from "./brands/key-cache";
 import { CallMeter } from "./metering/call-meter";
+import { ScanRecorder } from "./routes/pages/scan-recorder";
 import { createLogger } from "./logger";
 import { reconcilePendingIssuances } from "./passports/issuance";
 import { createChainAccess } from "./chain/access";
@@ -30,7 +31,10 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   // Without its LISTEN connection the cache stays off (and retries): requests then look keys up in the database.
   await keyCache.start().catch((error: unknown) => logger.warn({ err: error }, "key cache off"));
   const callMeter = new CallMeter(db, logger);
-  const deps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache, callMeter };
+  const deps: AppDeps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache, callMeter };
+  // Owned here, not by the router, so shutdown counts the views still queued before the pool closes.
+  const scanRecorder = new ScanRecorder(deps);
+  deps.scanRecorder = scanRecorder;
   const app = buildApp(deps);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -70,6 +74,7 @@ export async function startApi(config: Config, options: { logFile?: string } = {
       await keyCache.close();
       // Unused leased calls are given back and endpoint counts written before the pool closes.
       await callMeter.close();
+      await scanRecorder.close();
       await db.destroy();
       logger.info("api stopped");
     })();

@@ -1,13 +1,18 @@
-// Operator commands on brand accounts: create, list, suspend, reactivate, change plan, set custom limits.
+// Operator commands on brand accounts: create, list, suspend, reactivate, change plan, set custom limits, set the
+// defaults of the brand's products (country of manufacture, care text by category).
 import {
   createBrand,
   getBrand,
   listBrands,
+  productDefaults,
   setBrandPlan,
   setBrandStatus,
   setLimitOverrides,
+  setProductDefaults,
   type BrandRecord,
+  type ProductDefaultsRecord,
 } from "../../api/src/brands/service";
+import { BRAND_CARE_FALLBACK, CARE_BY_CATEGORY, GARMENT_CARE } from "../../api/src/products/defaults";
 import {
   effectiveLimits,
   MAX_LIMIT,
@@ -165,6 +170,60 @@ const setLimitsCommand: AdminCommand = {
   },
 };
 
+function productDefaultsJson(slug: string, defaults: ProductDefaultsRecord) {
+  return { slug, country_of_manufacture: defaults.countryOfManufacture, care_by_category: defaults.careByCategory };
+}
+
+/** The brand's defaults, and the built-in care texts for the categories the brand has not given its own. */
+function productDefaultsText(slug: string, defaults: ProductDefaultsRecord): string {
+  const own = defaults.careByCategory;
+  const builtIn = Object.entries({ ...CARE_BY_CATEGORY, [BRAND_CARE_FALLBACK]: GARMENT_CARE }).filter(([category]) => own[category] === undefined);
+  return [
+    `${slug}: country of manufacture ${defaults.countryOfManufacture ?? "not set (ZZ unless the product or its factory gives one)"}`,
+    "Care instructions by category (* = every other category):",
+    ...Object.entries(own).map(([category, text]) => `  ${category.padEnd(12)} ${text}  (brand)`),
+    ...builtIn.map(([category, text]) => `  ${category.padEnd(12)} ${text}  (built-in)`),
+  ].join("\n");
+}
+
+const setProductDefaultsCommand: AdminCommand = {
+  name: "set-product-defaults",
+  summary: "set what a brand's products are registered with when it leaves country or care text out",
+  options: {
+    ...brandOption,
+    country: { type: "string", description: 'ISO 3166-1 alpha-2 code of the default country of manufacture, e.g. BD; "" removes it' },
+    category: { type: "string", description: 'the product category --care is for (e.g. shirt, saree), or "*" for every other category' },
+    care: { type: "string", description: 'care text for --category, at most 500 characters; "" goes back to the built-in text' },
+    "clear-care": { type: "boolean", description: "drop every care text of the brand (the built-in ones apply again)" },
+  },
+  async run(context) {
+    const slug = requiredOption(context, "brand");
+    const country = stringOption(context, "country");
+    const category = stringOption(context, "category");
+    const care = stringOption(context, "care");
+    const clearCare = context.options["clear-care"] === true;
+    if ((category === undefined) !== (care === undefined)) throw new UsageError("give --category and --care together");
+    if (country === undefined && care === undefined && !clearCare) throw new UsageError("give --country, --category with --care, or --clear-care");
+    const defaults = await setProductDefaults(context.db, slug, {
+      ...(country !== undefined ? { countryOfManufacture: country.trim() === "" ? null : country } : {}),
+      ...(category !== undefined ? { care: { [category]: care!.trim() === "" ? null : care! } } : {}),
+      clearCare,
+    });
+    return { text: `Product defaults set; products registered from now on use them.\n${productDefaultsText(slug, defaults)}`, json: productDefaultsJson(slug, defaults) };
+  },
+};
+
+const showProductDefaultsCommand: AdminCommand = {
+  name: "show-product-defaults",
+  summary: "show a brand's default country of manufacture and care texts by category",
+  options: brandOption,
+  async run(context) {
+    const brand = await getBrand(context.db, requiredOption(context, "brand"));
+    const defaults = await productDefaults(context.db, brand.id);
+    return { text: productDefaultsText(brand.slug, defaults), json: productDefaultsJson(brand.slug, defaults) };
+  },
+};
+
 export const commands: AdminCommand[] = [
   createBrandCommand,
   listBrandsCommand,
@@ -172,4 +231,6 @@ export const commands: AdminCommand[] = [
   statusCommand("reactivate"),
   setPlanCommand,
   setLimitsCommand,
+  setProductDefaultsCommand,
+  showProductDefaultsCommand,
 ];

@@ -10,7 +10,7 @@ const showUsageCommand: AdminCommand = {
   options: { ...brandOption, period: { type: "string", description: "YYYY-MM (default: this month)" } },
   async run(context) {
     const period = stringOption(context, "period") ?? periodOf(new Date());
-    if (!/^[0-9]{4}-(0[1-9]|1[0-2])$/.test(period)) throw new UsageError("--period must be YYYY-MM");
+    if (!/^[0-9]{4}-(?:0[1-9]|1[0-2])$/.test(period)) throw new UsageError("--period must be YYYY-MM");
     const brand = await getBrand(context.db, requiredOption(context, "brand"));
     const limits = presentLimits(effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }));
     const usage = await monthlyUsage(context.db, brand.id, period);

@@ -1,5 +1,5 @@
 // Starts the real API in this process on a free 127.0.0.1 port, for integration tests and benchmarks.
-import { buildApp } from "../../api/src/app";
+import { buildApp, type AppDeps } from "../../api/src/app";
 import { createChainAccess, type ChainAccess } from "../../api/src/chain/access";
 import { createProvider } from "../../api/src/chain/provider";
 import { loadConfig, type Config } from "../../api/src/config";
@@ -7,6 +7,7 @@ import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { KeyCache } from "../../api/src/brands/key-cache";
 import { CallMeter } from "../../api/src/metering/call-meter";
+import { ScanRecorder } from "../../api/src/routes/pages/scan-recorder";
 import { createLogger } from "../../api/src/logger";
 import { freePort } from "./processes";
 
@@ -17,6 +18,7 @@ export type InProcessApi = {
   chain: ChainAccess;
   callMeter: CallMeter;
   keyCache: KeyCache;
+  scanRecorder: ScanRecorder;
   close: () => Promise<void>;
 };
 
@@ -33,7 +35,9 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   const keyCache = new KeyCache(config.databaseUrl, logger);
   await keyCache.start();
   const callMeter = new CallMeter(db, logger);
-  const app = buildApp({ config, db, provider, chain, logger, keyCache, callMeter });
+  const deps: AppDeps = { config, db, provider, chain, logger, keyCache, callMeter };
+  const scanRecorder = new ScanRecorder(deps);
+  const app = buildApp({ ...deps, scanRecorder });
   const server = app.listen(port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -46,12 +50,14 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
     chain,
     callMeter,
     keyCache,
+    scanRecorder,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       provider.destroy();
       await keyCache.close();
       await callMeter.close();
+      await scanRecorder.close();
       await db.destroy();
     },
   };

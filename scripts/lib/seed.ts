@@ -104,6 +104,8 @@ export async function seedDemo(options: {
   if (!brand) [brand] = await db("app.brands").insert({ ...BRAND, plan: "enterprise" }).returning(["id", "name"]);
   // Also brands demo data seeded before branding existed; a branding an operator has set since is kept.
   await db("app.brands").where({ id: brand!.id }).whereRaw("branding = '{}'::jsonb").update({ branding: JSON.stringify(DEMO_BRANDING) });
+  // Its products are made in Bangladesh unless a product or its factory says otherwise; another country set is kept.
+  await db("app.brands").where({ id: brand!.id }).whereNull("default_country_of_manufacture").update({ default_country_of_manufacture: "BD" });
   const wantedKey = options.demoApiKey ?? options.previous?.api_key;
   const key = wantedKey ? apiKeyFromValue(wantedKey) : generateApiKey();
   const hasKey = await db("app.api_keys").where({ key_hash: key.hash, brand_id: brand!.id }).whereNull("revoked_at").first();

@@ -53,6 +53,8 @@ async function readPage(bytes: Uint8Array): Promise<RenderedPage> {
   const contents = page.node.Contents()!;
   const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
   const source = streams.map((stream) => inflateSync((stream as PDFRawStream).contents).toString("latin1")).join("\n");
+  // The PDF this test's own service rendered, not request data: a slow pattern here costs one test, never the API.
+  // eslint-disable-next-line regexp/no-super-linear-move
   const tokens = source.match(/<[0-9A-Fa-f]*>|\[[^\]]*\]|\/[^\s/[\]<>()]+|[^\s/[\]<>()]+/g) ?? [];
 
   type Matrix = [number, number, number, number, number, number];

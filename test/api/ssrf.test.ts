@@ -1,7 +1,12 @@
 // The SSRF guard: a corpus of hostile webhook URLs is refused at registration (over HTTP) and again at delivery,
 // where DNS may have changed since. DNS answers come from a resolver injected here, so no test needs the internet.
+import { pbkdf2 } from "node:crypto";
+import dgram from "node:dgram";
+import { lookup } from "node:dns/promises";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { expect } from "chai";
 import { createBrand } from "../../api/src/brands/service";
 import { loadConfig } from "../../api/src/config";
@@ -10,7 +15,7 @@ import { Dispatcher } from "../../api/src/webhooks/dispatcher";
 import { insertEndpoint } from "../../api/src/webhooks/endpoints.repo";
 import { enqueueEvent } from "../../api/src/webhooks/outbox";
 import { encryptSecret, generateSigningSecret } from "../../api/src/webhooks/secrets";
-import { resolveDestination, UrlRefusedError, useHostResolver, type HostResolver, type ResolvedAddress } from "../../api/src/webhooks/ssrf";
+import { dnsResolver, resolveDestination, UrlRefusedError, useHostResolver, type HostResolver, type ResolvedAddress } from "../../api/src/webhooks/ssrf";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort, waitFor } from "../../scripts/lib/processes";
 import { createTestDatabase } from "../support/hooks";
@@ -36,6 +41,13 @@ const DNS: Record<string, string[]> = {
   "zero.example.test": ["0.0.0.0"],
   "multicast.example.test": ["239.1.2.3"],
   "nat64.example.test": ["64:ff9b::a9fe:a9fe"],
+  "nat64-local.example.test": ["64:ff9b:1::a00:1"],
+  "6to4-private.example.test": ["2002:c0a8:1::1"],
+  "siit.example.test": ["::ffff:0:a00:1"],
+  // IPv4-compatible IPv6 (::/96), as inet_ntop prints it in answers and in hex: refused whatever it embeds.
+  "compat.example.test": ["::7f00:1"],
+  "compat-dotted.example.test": ["::10.0.0.1"],
+  "compat-public.example.test": ["::8.8.8.8"],
   "localhost": ["127.0.0.1", "::1"],
   "app.localhost": ["127.0.0.1"],
   "metadata.google.internal": ["169.254.169.254"],
@@ -65,6 +77,8 @@ const HOSTILE = [
   "http://[::ffff:127.0.0.1]:{port}/hook",
   "http://[::ffff:7f00:1]:{port}/hook",
   "http://[0:0:0:0:0:ffff:127.0.0.1]:{port}/hook",
+  "http://[::7f00:1]:{port}/hook",
+  "http://[::127.0.0.1]:{port}/hook",
   "http://localhost:{port}/hook",
   "http://LOCALHOST:{port}/hook",
   "http://app.localhost:{port}/hook",
@@ -91,6 +105,12 @@ const HOSTILE = [
   "http://[fd12:3456::1]/hook",
   "http://[ff02::1]/hook",
   "http://[::ffff:10.0.0.1]/hook",
+  "http://[::a00:1]/hook",
+  "http://[::c0a8:101]/hook",
+  "http://[64:ff9b:1::a00:1]/hook",
+  "http://[2002:a00:1::1]/hook",
+  "http://[::ffff:0:a00:1]/hook",
+  "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
   // Cloud metadata services, literal and encoded.
   "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
   "http://169.254.170.2/v2/credentials",
@@ -102,6 +122,7 @@ const HOSTILE = [
   "http://100.100.100.200/latest/meta-data/",
   "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
   "http://[2002:a9fe:a9fe::]/latest/meta-data/",
+  "http://[::a9fe:a9fe]/latest/meta-data/",
   "http://metadata.google.internal/computeMetadata/v1/",
   "http://metadata/computeMetadata/v1/",
   // Names whose DNS answers are hostile (or partly hostile).
@@ -116,6 +137,12 @@ const HOSTILE = [
   "http://zero.example.test/hook",
   "http://multicast.example.test/hook",
   "http://nat64.example.test/hook",
+  "http://nat64-local.example.test/hook",
+  "http://6to4-private.example.test/hook",
+  "http://siit.example.test/hook",
+  "http://compat.example.test/hook",
+  "http://compat-dotted.example.test/hook",
+  "http://compat-public.example.test/hook",
   "http://nxdomain.example.test/hook",
   // Not http(s), or with credentials.
   "ftp://public.example.test/hook",
@@ -188,6 +215,65 @@ describe("SSRF guard", () => {
         (error: unknown) => expect((error as UrlRefusedError).problem).to.equal("must use https"),
       );
       expect((await resolveDestination("https://public.example.test/hook", production, resolver)).address).to.equal(PUBLIC_V4);
+    });
+  });
+
+  describe("resolving receiver hosts", () => {
+    // A name server on 127.0.0.1 that reads every query and never answers: DNS as slow as it gets.
+    let silent: dgram.Socket;
+    let queries = 0;
+    let server: string;
+
+    before(async () => {
+      silent = dgram.createSocket("udp4");
+      silent.on("message", () => (queries += 1));
+      await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
+      server = `127.0.0.1:${silent.address().port}`;
+    });
+    after(() => silent?.close());
+
+    it("keeps libuv's thread pool and the process's own lookups free while receivers' DNS hangs, then fails clearly", async () => {
+      const resolve = dnsResolver({ servers: [server], timeoutMs: 2000 });
+      const before = queries;
+      let settled = 0;
+      const hung = Array.from({ length: 8 }, (_, i) =>
+        resolveDestination(`https://slow-${i}.example.test/hook`, strict, resolve).then(
+          () => expect.fail("a name nobody answered for was allowed"),
+          (error: unknown) => {
+            settled += 1;
+            return error;
+          },
+        ),
+      );
+      // Every resolution is waiting on the silent server (an A and an AAAA query each)...
+      await waitFor("the queries to reach the silent server", async () => (queries - before >= 16 ? true : undefined), 5000, 5);
+      // ...while thread-pool work (crypto, fs) and a getaddrinfo lookup of our own, started after them, all finish.
+      let finished = 0;
+      const count = <T>(work: Promise<T>) => work.then(() => (finished += 1));
+      await Promise.all([
+        ...Array.from({ length: 8 }, () => count(promisify(pbkdf2)("password", "salt", 1000, 32, "sha256"))),
+        ...Array.from({ length: 4 }, () => count(readFile(__filename))),
+        count(lookup("localhost")),
+      ]);
+      expect(finished).to.equal(13);
+      expect(settled, "resolutions that ended before the other work did").to.equal(0);
+      for (const error of await Promise.all(hung)) {
+        expect(error).to.be.instanceOf(UrlRefusedError);
+        expect((error as UrlRefusedError).problem).to.match(/^host "slow-\d\.example\.test" did not resolve in time \(DNS timeout\)$/);
+      }
+    });
+
+    it("answers localhost itself (loopback, never asked of DNS), allowed only where loopback receivers are", async () => {
+      const resolve = dnsResolver({ servers: [server], timeoutMs: 2000 });
+      const before = queries;
+      expect(await resolve("localhost")).to.deep.equal([{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }]);
+      expect(await resolve("hooks.localhost.")).to.have.length(2);
+      expect((await resolveDestination("http://localhost:9/hook", { httpsOnly: false, allowLoopback: true }, resolve)).address).to.equal("127.0.0.1");
+      await resolveDestination("http://localhost:9/hook", strict, resolve).then(
+        () => expect.fail("localhost was allowed"),
+        (error: unknown) => expect(error).to.be.instanceOf(UrlRefusedError),
+      );
+      expect(queries - before).to.equal(0);
     });
   });
 

@@ -59,8 +59,9 @@ describe("webhook events from chain operations", () => {
     const dashboard = await setDashboardWebhook({ db: api.db, config: api.config }, brand.id, `${receiverUrl}/dashboard`);
     expect(dashboard.signingSecret).to.match(/^whsec_/);
 
-    // A product of the demo brand, its passport issued by the factory operator, then a tag assigned.
-    const created = await post("/api/v1/products", { sku: `WH-${randomBytes(3).toString("hex")}`, name: "Webhook Test Tee", category: "t-shirt", price: 990 }, v1Headers());
+    // A product of the demo brand, made (as the brand says) by the operator's factory, which issues its passport and
+    // then assigns a tag.
+    const created = await post("/api/v1/products", { sku: `WH-${randomBytes(3).toString("hex")}`, name: "Webhook Test Tee", category: "t-shirt", price: 990, factory_id: 1001 }, v1Headers());
     expect(created.status).to.equal(201);
     const uid = (await json(created)).data.uid as string;
     const login = await json(await post("/api/login", { email: stack.demo.operator.email, password: stack.demo.operator.password }, { "Content-Type": "application/json" }));

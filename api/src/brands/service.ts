@@ -4,11 +4,14 @@ import { generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { isPlanName, overrideProblems, PLAN_NAMES, type LimitOverrides } from "../plans/catalogue";
+import { isCountryCode, normaliseCategory } from "../products/defaults";
 import {
   brandExistsWith,
+  changeProductDefaults,
   findApiKeys,
   findBrandBySlug,
   findBrandByKeyHash,
+  findProductDefaults,
   insertApiKey,
   insertBrand,
   listApiKeys,
@@ -18,9 +21,10 @@ import {
   type ApiKeyRecord,
   type BrandRecord,
   type BrandStatus,
+  type ProductDefaultsRecord,
 } from "./repo";
 
-export type { ApiKeyRecord, BrandRecord, BrandStatus };
+export type { ApiKeyRecord, BrandRecord, BrandStatus, ProductDefaultsRecord };
 export { listBrands } from "./repo";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
@@ -153,11 +157,68 @@ export async function setLimitOverrides(
   return result;
 }
 
+/** A product category as registration accepts it (lower-cased), or "*" for every category the brand does not name. */
+const CARE_CATEGORY_PATTERN = /^(?:\*|[a-z][a-z -]{1,39})$/;
+/** As long as a care text registration accepts. */
+export const CARE_TEXT_MAX = 500;
+const CARE_CATEGORIES_MAX = 50;
+
+/** What the brand's products are registered with when the brand leaves country or care out (products/defaults.ts). */
+export async function productDefaults(db: Knex, brandId: number): Promise<ProductDefaultsRecord> {
+  return findProductDefaults(db, brandId);
+}
+
+export type ProductDefaultsPatch = {
+  /** ISO 3166-1 alpha-2; null removes it. */
+  countryOfManufacture?: string | null;
+  /** Care text by category; null removes the brand's own text for it (the built-in one applies again). */
+  care?: Record<string, string | null>;
+  /** Drops every care text of the brand before applying `care`. */
+  clearCare?: boolean;
+};
+
+/**
+ * Sets a brand's product defaults. They apply to products registered from now on: a registered product keeps the
+ * values it was registered with, since its passport anchors them.
+ */
+export async function setProductDefaults(db: Knex, slug: string, patch: ProductDefaultsPatch): Promise<ProductDefaultsRecord> {
+  const problems: ErrorDetail[] = [];
+  const country = patch.countryOfManufacture?.trim().toUpperCase();
+  if (country !== undefined && !isCountryCode(country)) {
+    problems.push({ field: "country_of_manufacture", problem: "must be an ISO 3166-1 alpha-2 country code, e.g. BD" });
+  }
+  const care = Object.entries(patch.care ?? {}).map(([category, text]) => [normaliseCategory(category), text?.trim() ?? null] as const);
+  for (const [category, text] of care) {
+    if (!CARE_CATEGORY_PATTERN.test(category)) problems.push({ field: "category", problem: `"${category}" must be 2-40 letters, spaces or hyphens, or "*"` });
+    if (text !== null && (text.length === 0 || text.length > CARE_TEXT_MAX)) {
+      problems.push({ field: "care_instructions", problem: `must have 1 to ${CARE_TEXT_MAX} characters` });
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  const brand = await getBrand(db, slug);
+  return changeProductDefaults(db, brand.id, (current) => {
+    const careByCategory: Record<string, string> = patch.clearCare ? {} : { ...current.careByCategory };
+    for (const [category, text] of care) {
+      if (text === null) delete careByCategory[category];
+      else careByCategory[category] = text;
+    }
+    if (Object.keys(careByCategory).length > CARE_CATEGORIES_MAX) {
+      throw new ValidationError([{ field: "category", problem: `a brand has care texts for at most ${CARE_CATEGORIES_MAX} categories` }]);
+    }
+    return {
+      countryOfManufacture: patch.countryOfManufacture === undefined ? current.countryOfManufacture : (country ?? null),
+      careByCategory,
+    };
+  });
+}
+
 /** The brand a presented key belongs to, if the key is in force; the caller decides what a miss means. */
 export async function brandForKey(db: Knex, presentedKey: string, cache?: KeyCache): Promise<BrandRecord | undefined> {
   if (presentedKey.length === 0 || presentedKey.length > MAX_KEY_LENGTH) return undefined;
   const hash = hashApiKey(presentedKey);
   const hashHex = hash.toString("hex");
+  // Read before the lookup: if the cache is cleared while it runs (a revocation heard), its result is not kept.
+  const generation = cache?.generation ?? 0;
   const cached = cache?.get(hashHex);
   // Found by its hash (map or index); the constant-time comparison keeps the final decision free of timing signals.
   const found = cached ?? (await findBrandByKeyHash(db, hash));
@@ -166,7 +227,7 @@ export async function brandForKey(db: Knex, presentedKey: string, cache?: KeyCac
     found.lastUsedAt = new Date();
     await touchApiKey(db, found.keyId);
   }
-  if (!cached && "revokedAt" in found) cache?.set(hashHex, found, found.revokedAt);
+  if (!cached && "revokedAt" in found) cache?.set(hashHex, found, found.revokedAt, generation);
   return found.brand;
 }
 

@@ -1,4 +1,5 @@
 // The printable certificate of an issued passport: a one-page A4 PDF with the chain record and a QR link.
+import { createHash } from "node:crypto";
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage, type RGB } from "pdf-lib";
 import QRCode from "qrcode";
 
@@ -50,9 +51,37 @@ const LAYOUT = {
 const CONTENT_WIDTH = LAYOUT.page.width - 2 * LAYOUT.margin;
 const ELLIPSIS = "…";
 
+/** Changes whenever the same input would render differently (layout, wording, fonts): bump it with such a change. */
+const RENDERING_VERSION = 1;
+
+/**
+ * A hash of everything the certificate shows, so a caller can name the PDF (an ETag, a cache key) without rendering
+ * it: equal digests, equal bytes.
+ */
+export function certificateDigest(input: CertificatePdfInput): string {
+  // Fields in a fixed order, so the digest does not depend on how the caller built the object.
+  const shown = [
+    RENDERING_VERSION,
+    input.brand.name, input.brand.slug, input.brand.primaryColor ?? null,
+    input.product.name, input.product.sku, input.product.category,
+    input.uid, input.tokenId, input.contractAddress, input.network, input.chainId, input.txHash, input.dataHash,
+    input.issuedAt.getTime(), input.certificateUrl, input.explorerUrl,
+    input.carbon ? [input.carbon.kg, input.carbon.rating] : null,
+  ];
+  return createHash("sha256").update(JSON.stringify(shown)).digest("base64url");
+}
+
+let renders = 0;
+
+/** How many certificates this process has rendered: the expensive step, which caching exists to avoid. */
+export function certificateRenders(): number {
+  return renders;
+}
+
 /** Renders the certificate; the same input always gives the same bytes (the caller derives an ETag from the input). */
 export async function renderCertificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
   if (Number.isNaN(input.issuedAt.getTime())) throw new RangeError("issuedAt is not a valid date");
+  renders += 1;
 
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const fonts: Fonts = {

@@ -12,6 +12,10 @@ import * as callLeases from "./migrations/008-call-leases";
 import * as aiQuota from "./migrations/009-ai-quota";
 import * as webhookRetention from "./migrations/010-webhook-retention";
 import * as productCurrency from "./migrations/011-product-currency";
+import * as makerConfirmation from "./migrations/012-maker-confirmation";
+import * as scanCounting from "./migrations/013-scan-counting";
+import * as productDefaults from "./migrations/015-product-defaults";
+import * as webhookFairClaims from "./migrations/017-webhook-fair-claims";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -32,6 +36,10 @@ const MIGRATIONS: Record<string, Migration> = {
   "009-ai-quota": aiQuota,
   "010-webhook-retention": webhookRetention,
   "011-product-currency": productCurrency,
+  "012-maker-confirmation": makerConfirmation,
+  "013-scan-counting": scanCounting,
+  "015-product-defaults": productDefaults,
+  "017-webhook-fair-claims": webhookFairClaims,
 };
 
 const source: Knex.MigrationSource<string> = {

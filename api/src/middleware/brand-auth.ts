@@ -25,7 +25,25 @@ export type BrandContext = {
  */
 export const API_KEY_CLIENT_POLICY: ThrottlePolicy = { windowSeconds: 600, slowAfter: 10, lockAfter: 50, lockSeconds: 600 };
 
-const BEARER = /^Bearer(?:\s+(\S*))?\s*$/i;
+/** What an Authorization header holds: nothing (or a bare "Bearer"), a bearer token, or something else. */
+export type Credentials = { kind: "none" } | { kind: "bearer"; token: string } | { kind: "other" };
+
+/**
+ * Reads `Authorization: Bearer <token>` (scheme in any case, white space around and after it) with plain string
+ * operations, each one pass over the header: anyone can send a 16 KB header, and a regular expression such as
+ * /^Bearer(?:\s+(\S*))?\s*$/ backtracks quadratically on "Bearer", thousands of spaces, "a b".
+ */
+export function parseAuthorization(header: string): Credentials {
+  const value = header.trim();
+  if (value === "") return { kind: "none" };
+  if (value.slice(0, 6).toLowerCase() !== "bearer") return { kind: "other" };
+  const rest = value.slice(6);
+  const token = rest.trim();
+  if (token === "") return { kind: "none" };
+  // "Bearerabc" is another scheme; "Bearer a b" is not one token. \s is one character, so the test is one pass.
+  if (token.length === rest.length || /\s/.test(token)) return { kind: "other" };
+  return { kind: "bearer", token };
+}
 
 // Limits per brand record: a cached key hands out the same record until it changes, so they are worked out once.
 const limitsByRecord = new WeakMap<BrandRecord, EffectiveLimits>();
@@ -46,13 +64,12 @@ function limitsOf(brand: BrandRecord): EffectiveLimits {
  */
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
-    const header = ctx.get("Authorization").trim();
-    const bearer = BEARER.exec(header);
-    if (header === "" || (bearer && !bearer[1])) throw new MissingKeyError();
+    const credentials = parseAuthorization(ctx.get("Authorization"));
+    if (credentials.kind === "none") throw new MissingKeyError();
 
     const clientKey = `apikey:ip:${ctx.ip}`;
     const slug = ctx.get("X-Service-Brand").trim().toLowerCase();
-    const brand = bearer && slug ? await brandForKey(deps.db, bearer[1]!, deps.keyCache) : undefined;
+    const brand = credentials.kind === "bearer" && slug ? await brandForKey(deps.db, credentials.token, deps.keyCache) : undefined;
     if (!brand || brand.slug !== slug) {
       // The lock is read only for a failed key: a valid key is not the guessing the lock stops, and this keeps the
       // lock check off the path of every valid request. A locked address still learns nothing: it gets 429.

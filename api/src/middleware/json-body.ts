@@ -43,8 +43,7 @@ export async function readJsonBody(ctx: Context, limitBytes = LIMIT_BYTES): Prom
 const MAX_DEPTH = 32;
 // Postgres text and jsonb cannot hold U+0000, and a lone surrogate is not valid Unicode: both are refused up front,
 // for every endpoint, rather than failing (or being silently altered) where they are stored.
-// eslint-disable-next-line no-control-regex
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function unstorable(value: unknown, path = "body", depth = 0): { field: string; problem: string } | undefined {
   if (depth > MAX_DEPTH) return { field: path, problem: `nests deeper than ${MAX_DEPTH} levels` };

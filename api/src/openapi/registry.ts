@@ -10,7 +10,8 @@ export type Operation = {
   description?: string;
   security?: "apiKey" | "bearer";
   parameters?: Array<{ name: string; in: "path" | "query" | "header"; required?: boolean; schema: JsonSchema; description?: string }>;
-  requestBody?: { schema: JsonSchema; example?: unknown };
+  /** `required: false` for a body that may be left out (it is required unless said). */
+  requestBody?: { schema: JsonSchema; example?: unknown; required?: boolean };
   responses: Record<string, { description: string; schema?: JsonSchema; example?: unknown; contentType?: string }>;
 };
 
@@ -35,7 +36,7 @@ export class OpenApiRegistry {
         ...(op.requestBody
           ? {
               requestBody: {
-                required: true,
+                required: op.requestBody.required ?? true,
                 content: { "application/json": { schema: op.requestBody.schema, example: op.requestBody.example } },
               },
             }

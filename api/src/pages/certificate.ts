@@ -2,7 +2,7 @@
 // can check it against the chain without trusting this service.
 import { html, SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
-import { formatTime, passportWarnings, type PublicRecord } from "./scan";
+import { attributionWords, formatTime, passportWarnings, type PublicRecord } from "./scan";
 
 export type CertificateInput = {
   record: PublicRecord;
@@ -77,6 +77,7 @@ ${passportWarnings(record)}
 <dt>Brand</dt><dd>${brand.name}</dd>
 <dt>Category</dt><dd>${product.category}</dd>
 <dt>SKU</dt><dd class="mono">${product.sku}</dd>
+${record.manufacturer ? html`<dt>Manufacturer</dt><dd>${record.manufacturer.name} · ${attributionWords(record.manufacturer)}</dd>` : ""}
 <dt>Passport</dt><dd class="mono"><a href="/scan/${encodeURIComponent(record.uid)}">${record.uid}</a></dd>
 </dl>
 </section>

@@ -77,13 +77,21 @@ function certificationsCard(record: PublicRecord): SafeHtml {
   }</section>`;
 }
 
+/** Who says this factory made the product: the factory itself, or only the brand. */
+export function attributionWords(maker: NonNullable<PublicRecord["manufacturer"]>): string {
+  return maker.attribution === "confirmed_by_factory" ? "Confirmed by the factory" : "Declared by the brand";
+}
+
 function manufacturerCard(record: PublicRecord): SafeHtml {
   const maker = record.manufacturer;
   if (!maker) return html`<section class="card"><h2>Manufacturer</h2><p class="muted">Not declared yet.</p></section>`;
+  // The registry's verdict on a factory says nothing about a product that factory never confirmed: not shown then.
+  const confirmed = maker.attribution === "confirmed_by_factory";
   return html`<section class="card"><h2>Manufacturer</h2><dl class="facts">
 <dt>Factory</dt><dd>${maker.name}</dd>
 <dt>Location</dt><dd>${[maker.city, maker.country].filter(Boolean).join(", ")}</dd>
-<dt>Registry</dt><dd>${maker.verified ? html`<span class="ok">✓ Verified factory</span>` : html`<span class="muted">Not verified</span>`}</dd>
+<dt>Attribution</dt><dd>${confirmed ? attributionWords(maker) : html`<span class="muted">${attributionWords(maker)}</span>`}</dd>
+${confirmed ? html`<dt>Registry</dt><dd>${maker.verified ? html`<span class="ok">✓ Verified factory</span>` : html`<span class="muted">Not verified</span>`}</dd>` : ""}
 </dl></section>`;
 }
 

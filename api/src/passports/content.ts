@@ -18,8 +18,19 @@ export function dataHashOf(content: unknown): string {
 export type FiberShare = { fiber: string; percent: number };
 export type Certification = { code: string; issuer: string; number: string; valid_until: string; evidence_url?: string };
 
+/** Where each value a brand may leave out came from: declared by the brand, or filled in at registration. */
+export type Provenance = {
+  fiber_composition: "declared" | "derived_from_fabric_type" | "unknown";
+  care_instructions: "declared" | "brand_default" | "category_default" | "unknown";
+  country_of_manufacture: "declared" | "factory" | "brand_default" | "unknown";
+};
+
+/**
+ * Version 1: products registered before provenance was recorded; their anchored hashes must keep matching, so their
+ * content keeps this shape. Version 2 adds `provenance`, anchored with the values it describes.
+ */
 export type PassportContent = {
-  schema: "passport-registry/dpp-content/1";
+  schema: "passport-registry/dpp-content/1" | "passport-registry/dpp-content/2";
   uid: string;
   brand: { slug: string; name: string };
   product: { sku: string; name: string; category: string; fabric_type: string | null; description: string | null };
@@ -29,11 +40,15 @@ export type PassportContent = {
   country_of_manufacture: string | null;
   carbon: { kg_co2e: number; rating: string };
   care_instructions: string;
+  provenance?: Provenance;
 };
 
 /** Builds the content object in one fixed shape, so the same product always hashes the same. */
 export function buildPassportContent(input: Omit<PassportContent, "schema">): PassportContent {
-  return { schema: "passport-registry/dpp-content/1", ...input, uid: input.uid.toUpperCase() };
+  const { provenance, ...values } = input;
+  // No `provenance` key at all in version 1, not even an undefined one.
+  if (!provenance) return { schema: "passport-registry/dpp-content/1", ...values, uid: input.uid.toUpperCase() };
+  return { schema: "passport-registry/dpp-content/2", ...values, uid: input.uid.toUpperCase(), provenance };
 }
 
 /** The content of a product's passport, from its stored row: the one builder used at mint and when serving. */
@@ -49,6 +64,8 @@ export function passportContentFor(row: {
   certifications: Certification[];
   care_instructions: string;
   country_of_manufacture: string | null;
+  /** Null for products registered before provenance was recorded (content version 1). */
+  provenance?: Provenance | null;
   carbon_kg: string | number;
   carbon_rating: string;
   brand_slug: string;
@@ -81,5 +98,6 @@ export function passportContentFor(row: {
     country_of_manufacture: row.country_of_manufacture?.trim() ?? null,
     carbon: { kg_co2e: Number(row.carbon_kg), rating: row.carbon_rating.trim() },
     care_instructions: row.care_instructions,
+    ...(row.provenance ? { provenance: row.provenance } : {}),
   });
 }

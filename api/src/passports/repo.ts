@@ -1,5 +1,6 @@
 // SQL for products with their brand, manufacturer profile and issuance state (schema app).
 import type { Knex } from "../db/knex";
+import type { Provenance } from "./content";
 
 export type ProductRow = {
   id: number;
@@ -13,10 +14,15 @@ export type ProductRow = {
   currency: string;
   description: string | null;
   factory_id: string | null;
+  /** The factory that confirmed making it (see confirmMaker); the maker is confirmed only while this equals factory_id. */
+  confirmed_factory_id: string | null;
+  factory_confirmed_at: Date | null;
   fiber_composition: Array<{ fiber: string; percent: number }>;
   certifications: Array<{ code: string; issuer: string; number: string; valid_until: string; evidence_url?: string }>;
   care_instructions: string;
   country_of_manufacture: string | null;
+  /** Where the values a brand may leave out came from; null for products registered before it was recorded. */
+  provenance: Provenance | null;
   carbon_kg: string;
   carbon_rating: string;
   created_at: Date;
@@ -62,4 +68,16 @@ export async function findProductByUid(db: Knex, uid: string, brandId?: number):
     );
   if (brandId !== undefined) query.where("p.brand_id", brandId);
   return query;
+}
+
+/**
+ * Records that `factoryId` confirmed it made the product, by acting on it through its operator account. Only the
+ * maker the brand declared can confirm: the row is untouched when `factoryId` is another factory. The first
+ * confirmation's time is kept.
+ */
+export async function confirmMaker(db: Knex, productId: number, factoryId: number): Promise<void> {
+  await db("app.products")
+    .where({ id: productId, factory_id: factoryId })
+    .whereRaw("confirmed_factory_id IS DISTINCT FROM ?", [factoryId])
+    .update({ confirmed_factory_id: factoryId, factory_confirmed_at: db.fn.now() });
 }

@@ -9,6 +9,7 @@ export type ClaimedDelivery = {
   /** The payload exactly as enqueued: the bytes that are signed and sent. */
   body: string;
   endpointId: number;
+  brandId: number;
   url: string;
   endpointActive: boolean;
   secretCiphertext: string;
@@ -23,45 +24,95 @@ type ClaimRow = {
   type: string;
   body: string;
   endpoint_id: number;
+  brand_id: number;
   url: string;
   status: string;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
 };
 
+export type ClaimRequest = {
+  /** Deliveries to claim at most. */
+  limit: number;
+  leaseMs: number;
+  claimToken: string;
+  /** Claims one endpoint may hold in the claiming dispatcher (in flight or waiting in its queue). */
+  perEndpoint: number;
+  /** The same for all of one brand's endpoints together. */
+  perBrand: number;
+  /** What the dispatcher holds already, per endpoint and per brand ([id, count]). */
+  held: { endpoints: Array<[number, number]>; brands: Array<[number, number]> };
+  /** Endpoints whose receivers answer fast: each may hold as many claims as a whole brand. */
+  fastEndpoints?: readonly number[];
+};
+
 /**
  * Claims up to `limit` due deliveries for `leaseMs`: they move to 'delivering' and count an attempt. A claim whose
  * holder dies lapses at the end of the lease and any dispatcher takes the delivery over. Rows another claimer has
  * locked are skipped, so concurrent dispatchers never claim the same attempt.
+ *
+ * Fair across brands: no endpoint or brand gets more than its cap, less what the dispatcher holds of it already,
+ * however old its backlog, and the claim takes brands in turns (each brand's oldest due delivery, then each one's
+ * second...), so a brand whose receivers hang or whose backlog is long cannot hold back the others.
  */
-export async function claimDueDeliveries(db: Knex, limit: number, leaseMs: number, claimToken: string): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Knex, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
   const result = await db.raw<{ rows: ClaimRow[] }>(
-    `WITH picked AS (
-       SELECT id FROM app.webhook_deliveries
-        WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
-        ORDER BY next_attempt_at
+    `WITH held AS (
+       SELECT * FROM json_to_recordset(?::json) AS h(endpoint_id int, n int)
+     ), brand_held AS (
+       SELECT * FROM json_to_recordset(?::json) AS b(brand_id int, n int)
+     ), due AS (
+       -- Per endpoint, only as many of its oldest due deliveries as it may still take: a long backlog costs one short
+       -- index range, not a scan. Endpoints of every status: a lapsed claim on a disabled one is taken over, and the
+       -- dispatcher abandons it.
+       SELECT x.id, x.next_attempt_at, ep.brand_id,
+              row_number() OVER (PARTITION BY ep.brand_id ORDER BY x.next_attempt_at, x.id) AS turn
+         FROM app.webhook_endpoints ep
+         LEFT JOIN held h ON h.endpoint_id = ep.id
+        CROSS JOIN LATERAL (
+              SELECT d.id, d.next_attempt_at FROM app.webhook_deliveries d
+               WHERE d.endpoint_id = ep.id AND d.status IN ('pending', 'delivering') AND d.next_attempt_at <= now()
+               ORDER BY d.next_attempt_at
+               LIMIT greatest(CASE WHEN ep.id = ANY (?::int[]) THEN ?::int ELSE ?::int END - coalesce(h.n, 0), 0)
+               FOR UPDATE SKIP LOCKED
+        ) x
+     ), picked AS (
+       SELECT due.id, due.turn, due.next_attempt_at FROM due
+         LEFT JOIN brand_held bh ON bh.brand_id = due.brand_id
+        WHERE due.turn <= ?::int - coalesce(bh.n, 0)
+        ORDER BY due.turn, due.next_attempt_at
         LIMIT ?
-        FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE app.webhook_deliveries d
           SET status = 'delivering', attempts = d.attempts + 1, claim_token = ?,
               next_attempt_at = now() + make_interval(secs => ?), last_attempt_at = now()
          FROM picked WHERE d.id = picked.id
-       RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
+       RETURNING d.id, d.attempts, d.event_id, d.endpoint_id, picked.turn, picked.next_attempt_at AS due_at
      ), async_commit AS (
        -- Visibility to other dispatchers is immediate either way; only a database crash could lose this commit,
        -- and then the delivery is sent again under the same webhook-id. Not waiting for the WAL flush is what
        -- lets one dispatcher keep up with a fast receiver.
        SELECT set_config('synchronous_commit', 'off', true)
      )
-     SELECT c.id, c.attempts, c.event_id, ev.type, ev.payload::text AS body, c.endpoint_id, ep.url, ep.status,
+     SELECT c.id, c.attempts, c.event_id, ev.type, ev.payload::text AS body, c.endpoint_id, ep.brand_id, ep.url, ep.status,
             ep.secret_ciphertext,
             CASE WHEN ep.previous_secret_expires_at > now() THEN ep.previous_secret_ciphertext END AS previous_secret_ciphertext
        FROM claimed c
        JOIN app.webhook_events ev ON ev.id = c.event_id
        JOIN app.webhook_endpoints ep ON ep.id = c.endpoint_id
-       CROSS JOIN async_commit`,
-    [limit, claimToken, leaseMs / 1000],
+       CROSS JOIN async_commit
+      ORDER BY c.turn, c.due_at`,
+    [
+      JSON.stringify(claim.held.endpoints.map(([endpoint_id, n]) => ({ endpoint_id, n }))),
+      JSON.stringify(claim.held.brands.map(([brand_id, n]) => ({ brand_id, n }))),
+      `{${(claim.fastEndpoints ?? []).map((id) => Math.trunc(id)).join(",")}}`,
+      claim.perBrand,
+      claim.perEndpoint,
+      claim.perBrand,
+      claim.limit,
+      claim.claimToken,
+      claim.leaseMs / 1000,
+    ],
   );
   return result.rows.map((row) => ({
     id: row.id,
@@ -70,6 +121,7 @@ export async function claimDueDeliveries(db: Knex, limit: number, leaseMs: numbe
     eventType: row.type,
     body: row.body,
     endpointId: row.endpoint_id,
+    brandId: row.brand_id,
     url: row.url,
     endpointActive: row.status === "active",
     secretCiphertext: row.secret_ciphertext,

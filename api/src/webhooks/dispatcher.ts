@@ -28,6 +28,9 @@ export type DispatcherOptions = {
   logger: Logger;
   /** Deliveries in flight at once. */
   concurrency?: number;
+  /** Of those, at most this many to one endpoint, and to all of one brand's endpoints together. */
+  endpointConcurrency?: number;
+  brandConcurrency?: number;
   /** Fallback poll when no notification arrives (retries come due without one). */
   pollIntervalMs?: number;
   /** Per-attempt bound, DNS included. */
@@ -41,16 +44,26 @@ export type DispatcherOptions = {
   prune?: boolean;
 };
 
+type Flight = { abort?: (reason: Error) => void; done: Promise<void>; endpointId: number; startedAt: number };
+
 export class Dispatcher {
   private readonly sender: WebhookSender;
   private readonly concurrency: number;
+  private readonly endpointSlots: number;
+  private readonly brandSlots: number;
+  // Attempts in flight per endpoint and per brand: a slow receiver holds its own slots only, never all of them.
+  private readonly busyEndpoints = new Map<number, number>();
+  private readonly busyBrands = new Map<number, number>();
+  /** Recent attempt duration per endpoint (moving average): receivers proven fast may use slots nobody else needs. */
+  private readonly endpointPace = new Map<number, number>();
+  private readonly fastMs: number;
   private readonly pollIntervalMs: number;
   private readonly timeoutMs: number;
   /** A claim outlives the slowest attempt by a wide margin, so a live dispatcher never loses one mid-send. */
   private readonly leaseMs: number;
   /** Recent attempt duration (moving average): how deep it is safe to claim ahead. */
   private attemptMs = 100;
-  private readonly inFlight = new Map<string, { abort?: (reason: Error) => void; done: Promise<void> }>();
+  private readonly inFlight = new Map<string, Flight>();
   // Claimed deliveries waiting for a free slot: claiming ahead keeps slots busy while the next claim runs, and big
   // claims cost fewer round trips per delivery. How many wait depends on how fast attempts finish (see aheadLimit).
   private readonly queue: Array<{ delivery: ClaimedDelivery; token: string; claimedAt: number }> = [];
@@ -59,6 +72,12 @@ export class Dispatcher {
   private readonly watcher: ConfirmationWatcher | undefined;
   private readonly retention: WebhookRetention | undefined;
   private running = false;
+  // When the last claim got less than it asked for (caps, or nothing more due), claiming again at every finished
+  // attempt would mostly come back empty: the next claim waits until attempts have freed half a brand's claims,
+  // for new deliveries (a notification), or for the poll interval.
+  private lastClaim = { at: 0, full: true };
+  private finishedSinceClaim = 0;
+  private notified = false;
   private loop: Promise<void> | undefined;
   private wakeSleeper: (() => void) | undefined;
   private wakeRequested = false;
@@ -74,9 +93,12 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {
     const { config } = options;
     this.concurrency = options.concurrency ?? config.webhooks.concurrency;
+    this.brandSlots = Math.min(this.concurrency, options.brandConcurrency ?? config.webhooks.brandConcurrency);
+    this.endpointSlots = Math.min(this.brandSlots, options.endpointConcurrency ?? config.webhooks.endpointConcurrency);
     this.pollIntervalMs = options.pollIntervalMs ?? config.webhooks.pollIntervalMs;
     this.timeoutMs = options.timeoutMs ?? config.webhooks.timeoutMs;
     this.leaseMs = 3 * this.timeoutMs + 5000;
+    this.fastMs = Math.min(250, this.timeoutMs / 10);
     this.sender = new WebhookSender({
       policy: { httpsOnly: config.mode === "production", allowLoopback: config.allowLoopbackWebhooks },
       timeoutMs: this.timeoutMs,
@@ -131,14 +153,39 @@ export class Dispatcher {
       const ahead = this.aheadLimit();
       const room = this.concurrency + ahead - this.inFlight.size - this.queue.length;
       const idle = this.inFlight.size === 0 && this.queue.length === 0;
+      // An endpoint (a brand) may hold claims for its own slots and as many queued per slot as everyone else, so
+      // its share of what this dispatcher holds never exceeds its share of the slots.
+      const perSlot = 1 + ahead / this.concurrency;
+      const worthClaiming =
+        this.lastClaim.full ||
+        this.notified ||
+        this.finishedSinceClaim >= Math.max(1, (this.brandSlots * perSlot) / 2) ||
+        Date.now() - this.lastClaim.at >= this.pollIntervalMs;
       // Under load, claim in groups rather than one slot at a time: a claim is a database round trip.
-      if (room >= Math.max(1, ahead / 2) || (room > 0 && idle)) {
+      if ((room >= Math.max(1, ahead / 2) || (room > 0 && idle)) && worthClaiming) {
         const token = randomUUID();
         const claimedAt = Date.now();
+        this.notified = false;
+        this.finishedSinceClaim = 0;
+        this.lastClaim = { at: claimedAt, full: false };
+        const endpoints = new Map(this.busyEndpoints);
+        const brands = new Map(this.busyBrands);
+        for (const { delivery } of this.queue) {
+          endpoints.set(delivery.endpointId, (endpoints.get(delivery.endpointId) ?? 0) + 1);
+          brands.set(delivery.brandId, (brands.get(delivery.brandId) ?? 0) + 1);
+        }
         try {
-          for (const delivery of await claimDueDeliveries(this.options.db, room, this.leaseMs, token)) {
-            this.queue.push({ delivery, token, claimedAt });
-          }
+          const claimed = await claimDueDeliveries(this.options.db, {
+            limit: room,
+            leaseMs: this.leaseMs,
+            claimToken: token,
+            perEndpoint: this.endpointSlots * perSlot,
+            perBrand: this.brandSlots * perSlot,
+            held: { endpoints: [...endpoints], brands: [...brands] },
+            fastEndpoints: this.fastEndpoints(),
+          });
+          for (const delivery of claimed) this.queue.push({ delivery, token, claimedAt });
+          this.lastClaim = { at: claimedAt, full: claimed.length >= room };
         } catch (error) {
           this.options.logger.error({ err: error }, "webhook claim failed");
         }
@@ -160,27 +207,89 @@ export class Dispatcher {
     return this.concurrency * Math.min(8, Math.max(1, perSlot));
   }
 
-  /** Starts queued deliveries while slots are free. */
+  /**
+   * Starts queued deliveries, in claim order (brands in turns), while slots are free; a delivery whose endpoint or
+   * brand has all its slots busy waits, and the ones behind it go first.
+   */
   private pump(): void {
-    while (this.running && this.inFlight.size < this.concurrency && this.queue.length > 0) {
-      const { delivery, token, claimedAt } = this.queue.shift()!;
-      // Too little of the lease left for a whole attempt (the process stalled): give it back rather than risk a
-      // second dispatcher taking it over while this one is still sending.
-      if (Date.now() - claimedAt > this.leaseMs - this.timeoutMs - 2000) {
+    const stale = Date.now() - (this.leaseMs - this.timeoutMs - 2000);
+    let kept = 0;
+    for (const queued of this.queue) {
+      const { delivery, token, claimedAt } = queued;
+      // Too little of the lease left for a whole attempt (the process stalled, or its endpoint's slots stayed busy):
+      // give it back rather than risk a second dispatcher taking it over while this one is still sending.
+      if (claimedAt < stale) {
         this.track(releaseClaim(this.options.db, delivery.id, token));
-        continue;
+      } else if (this.running && this.inFlight.size < this.concurrency && this.hasSlot(delivery)) {
+        this.launch(delivery, token, claimedAt);
+      } else {
+        this.queue[kept++] = queued;
       }
-      this.launch(delivery, token, claimedAt);
+    }
+    this.queue.length = kept;
+    this.lend();
+  }
+
+  /**
+   * Slots that no delivery within its caps can use go to endpoints whose receivers answer fast, in claim order, so a
+   * single busy brand is not held to its share when nobody else is waiting. Never the last `endpointSlots` slots:
+   * should a fast receiver start to hang, the others keep those until its attempts time out.
+   */
+  private lend(): void {
+    const limit = this.concurrency - this.endpointSlots;
+    if (!this.running || this.inFlight.size >= limit || this.queue.length === 0) return;
+    // An attempt running longer than a fast one takes means the receiver may have turned slow.
+    const slowNow = new Set<number>();
+    const since = Date.now() - this.fastMs;
+    for (const flight of this.inFlight.values()) if (flight.startedAt < since) slowNow.add(flight.endpointId);
+    let kept = 0;
+    for (const queued of this.queue) {
+      const { delivery, token, claimedAt } = queued;
+      const pace = this.endpointPace.get(delivery.endpointId);
+      if (this.inFlight.size < limit && pace !== undefined && pace <= this.fastMs && !slowNow.has(delivery.endpointId)) {
+        this.launch(delivery, token, claimedAt);
+      } else {
+        this.queue[kept++] = queued;
+      }
+    }
+    this.queue.length = kept;
+  }
+
+  /** Endpoints whose recent attempts were fast (at most 100, enough for the slots): they may claim further ahead. */
+  private fastEndpoints(): number[] {
+    const fast: number[] = [];
+    for (const [endpointId, pace] of this.endpointPace) {
+      if (pace <= this.fastMs) fast.push(endpointId);
+      if (fast.length >= 100) break;
+    }
+    return fast;
+  }
+
+  private hasSlot(delivery: ClaimedDelivery): boolean {
+    return (
+      (this.busyEndpoints.get(delivery.endpointId) ?? 0) < this.endpointSlots &&
+      (this.busyBrands.get(delivery.brandId) ?? 0) < this.brandSlots
+    );
+  }
+
+  private occupy(delivery: ClaimedDelivery, change: 1 | -1): void {
+    for (const [counts, key] of [[this.busyEndpoints, delivery.endpointId], [this.busyBrands, delivery.brandId]] as const) {
+      const next = (counts.get(key) ?? 0) + change;
+      if (next > 0) counts.set(key, next);
+      else counts.delete(key);
     }
   }
 
   private launch(delivery: ClaimedDelivery, token: string, claimedAt: number): void {
-    const flight: { abort?: (reason: Error) => void; done: Promise<void> } = { done: Promise.resolve() };
+    const flight: Flight = { done: Promise.resolve(), endpointId: delivery.endpointId, startedAt: Date.now() };
+    this.occupy(delivery, 1);
     flight.done = this.deliver(delivery, token, claimedAt, flight)
       .catch((error: unknown) => this.options.logger.error({ err: error, delivery: delivery.id }, "webhook delivery crashed"))
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        this.occupy(delivery, -1);
         this.completed += 1;
+        this.finishedSinceClaim += 1;
         this.pump();
         this.wake();
       });
@@ -215,7 +324,11 @@ export class Dispatcher {
     } catch (error) {
       outcome = { kind: "failed", status: null, error: `not sent: ${error instanceof Error ? error.message : String(error)}` };
     }
-    this.attemptMs += 0.1 * (Date.now() - started - this.attemptMs);
+    const tookMs = Date.now() - started;
+    this.attemptMs += 0.1 * (tookMs - this.attemptMs);
+    const pace = this.endpointPace.get(delivery.endpointId);
+    if (pace === undefined && this.endpointPace.size >= 10_000) this.endpointPace.clear();
+    this.endpointPace.set(delivery.endpointId, pace === undefined ? tookMs : pace + 0.2 * (tookMs - pace));
     if (stopped) {
       // Shutdown cut the attempt short: whether the receiver got it is unknown, and a retry is what webhook-id is for.
       await releaseClaim(db, delivery.id, token);
@@ -333,7 +446,10 @@ export class Dispatcher {
       if (this.listener === client) this.listener = undefined;
       void client.end().catch(() => undefined);
     });
-    client.on("notification", () => this.wake());
+    client.on("notification", () => {
+      this.notified = true;
+      this.wake();
+    });
     try {
       await client.connect();
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);

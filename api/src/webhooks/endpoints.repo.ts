@@ -77,6 +77,18 @@ export async function insertEndpoint(
   return toRecord(row!);
 }
 
+/**
+ * Runs `work` in a transaction that holds the brand's endpoint lock (a transaction-scoped advisory lock): one
+ * registration per brand at a time, so a count made inside still holds at the insert. Other brands, and reads of
+ * this brand's endpoints, are not held up, and the brand's row is not locked.
+ */
+export function withBrandEndpointsLock<T>(db: Knex, brandId: number, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('passport-registry:webhook-endpoints'), ?)", [brandId]);
+    return work(trx);
+  });
+}
+
 export async function countEndpoints(db: Knex, brandId: number, kind: EndpointKind): Promise<number> {
   const row = await db("app.webhook_endpoints").where({ brand_id: brandId, kind }).count<{ count: number }>("* as count").first();
   return Number(row?.count ?? 0);

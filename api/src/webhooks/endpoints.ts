@@ -16,6 +16,7 @@ import {
   requeueDelivery,
   rotateEndpointSecret,
   updateEndpointUrl,
+  withBrandEndpointsLock,
   type DeliveryRecord,
   type EndpointKind,
   type EndpointRecord,
@@ -50,17 +51,21 @@ export async function assertDeliverableUrl(deps: EndpointDeps, url: string, fiel
 export type CreatedEndpoint = { endpoint: EndpointRecord; signingSecret: string };
 
 export async function registerV1Endpoint(deps: EndpointDeps, brandId: number, url: string, events: readonly EventType[]): Promise<CreatedEndpoint> {
+  // The URL is resolved before the lock is taken: a slow DNS answer must not hold the brand's other registrations.
   await assertDeliverableUrl(deps, url);
-  if ((await countEndpoints(deps.db, brandId, "v1")) >= MAX_ENDPOINTS_PER_BRAND) {
-    throw new ConflictError(`A brand can register at most ${MAX_ENDPOINTS_PER_BRAND} webhooks; delete one first.`);
-  }
   const signingSecret = generateSigningSecret();
-  const endpoint = await insertEndpoint(deps.db, {
-    brandId,
-    kind: "v1",
-    url,
-    events: [...new Set(events)],
-    secretCiphertext: encryptSecret(deps.config.secretsKey, signingSecret),
+  // Count and insert under the brand's lock: parallel registrations would otherwise all count below the cap.
+  const endpoint = await withBrandEndpointsLock(deps.db, brandId, async (trx) => {
+    if ((await countEndpoints(trx, brandId, "v1")) >= MAX_ENDPOINTS_PER_BRAND) {
+      throw new ConflictError(`A brand can register at most ${MAX_ENDPOINTS_PER_BRAND} webhooks; delete one first.`);
+    }
+    return insertEndpoint(trx, {
+      brandId,
+      kind: "v1",
+      url,
+      events: [...new Set(events)],
+      secretCiphertext: encryptSecret(deps.config.secretsKey, signingSecret),
+    });
   });
   return { endpoint, signingSecret };
 }
@@ -129,17 +134,20 @@ export async function setDashboardWebhook(
   url: string,
 ): Promise<{ endpoint: EndpointRecord; signingSecret: string | undefined }> {
   await assertDeliverableUrl(deps, url);
-  const existing = await findDashboardEndpoint(deps.db, brandId);
-  if (existing) return { endpoint: await updateEndpointUrl(deps.db, existing.id, url), signingSecret: undefined };
-  const signingSecret = generateSigningSecret();
-  const endpoint = await insertEndpoint(deps.db, {
-    brandId,
-    kind: "dashboard",
-    url,
-    events: DASHBOARD_EVENTS,
-    secretCiphertext: encryptSecret(deps.config.secretsKey, signingSecret),
+  // Under the brand's lock, so two parallel first calls make one receiver, not a unique-index error.
+  return withBrandEndpointsLock(deps.db, brandId, async (trx) => {
+    const existing = await findDashboardEndpoint(trx, brandId);
+    if (existing) return { endpoint: await updateEndpointUrl(trx, existing.id, url), signingSecret: undefined };
+    const signingSecret = generateSigningSecret();
+    const endpoint = await insertEndpoint(trx, {
+      brandId,
+      kind: "dashboard",
+      url,
+      events: DASHBOARD_EVENTS,
+      secretCiphertext: encryptSecret(deps.config.secretsKey, signingSecret),
+    });
+    return { endpoint, signingSecret };
   });
-  return { endpoint, signingSecret };
 }
 
 export function dashboardWebhook(db: Knex, brandId: number): Promise<EndpointRecord | undefined> {

@@ -1,4 +1,4 @@
-// JSON Schemas of POST /api/login.
+// JSON Schemas of POST /api/login and POST /api/logout.
 import type { JsonSchema } from "../../validation";
 
 export const loginBody: JsonSchema = {
@@ -24,4 +24,11 @@ export const loginResponse: JsonSchema = {
       properties: { email: { type: "string" }, role: { enum: ["admin", "operator"] }, factory_id: { type: ["integer", "null"] } },
     },
   },
+};
+
+/** The body of POST /api/logout is optional: none (or `{}`) ends this session, `{"all": true}` every session. */
+export const logoutBody: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { all: { type: "boolean", default: false } },
 };

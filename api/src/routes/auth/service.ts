@@ -1,9 +1,9 @@
-// Operator login: Argon2id verification behind a Postgres-backed brute-force throttle.
+// Operator login and logout: Argon2id verification behind a Postgres-backed brute-force throttle; revocable sessions.
 import type { Knex } from "../../db/knex";
 import { randomBytes } from "node:crypto";
 import { hashPassword, verifyPassword } from "../../auth/passwords";
-import { createSession, TOKEN_LIFETIME_SECONDS } from "../../auth/sessions";
-import { ACCOUNT_POLICY, assertNotLocked, clearFailures, CLIENT_POLICY, recordFailure, sleep } from "../../auth/throttle";
+import { createSession, revokeSessions, TOKEN_LIFETIME_SECONDS } from "../../auth/sessions";
+import { ACCOUNT_POLICY, CLIENT_POLICY, PAIR_POLICY, reserveAttempt, settleSuccess, sleep } from "../../auth/throttle";
 import { UnauthorizedError } from "../../errors";
 
 // Verified when the email is unknown, so a wrong email costs the same time as a wrong password.
@@ -12,21 +12,21 @@ const dummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString("hex"))
 
 export async function login(db: Knex, email: string, password: string, clientIp: string) {
   const normalised = email.trim().toLowerCase();
-  const keys = [
-    { key: `login:email:${normalised}`, policy: ACCOUNT_POLICY },
-    { key: `login:ip:${clientIp}`, policy: CLIENT_POLICY },
-  ];
-  await assertNotLocked(db, keys.map((k) => k.key));
+  const pair = { key: `login:pair:${clientIp}:${normalised}`, policy: PAIR_POLICY };
+  const client = { key: `login:ip:${clientIp}`, policy: CLIENT_POLICY };
+  const account = { key: `login:email:${normalised}`, policy: ACCOUNT_POLICY };
+  // Locks are per account and address, and per address: guesses from one address cannot lock the operator out at
+  // another. The account as a whole is only slowed, and the delay comes before the check, so a guesser cannot cut
+  // it short by reading an early answer.
+  const delayMs = await reserveAttempt(db, [pair, client, account]);
+  await sleep(delayMs);
   const operator = await db("app.operators")
     .whereRaw("lower(email) = ?", [normalised])
     .first<{ id: number; email: string; role: "admin" | "operator"; factory_id: string | null; password_hash: string } | undefined>();
   const valid = await verifyPassword(operator?.password_hash ?? (await dummy()), password).catch(() => false);
-  if (!operator || !valid) {
-    const delayMs = await recordFailure(db, keys);
-    await sleep(delayMs);
-    throw new UnauthorizedError("Wrong email or password.");
-  }
-  await clearFailures(db, [keys[0]!.key]);
+  // A failure needs no more bookkeeping: the reserved attempt stays counted.
+  if (!operator || !valid) throw new UnauthorizedError("Wrong email or password.");
+  await settleSuccess(db, [pair.key, account.key], [client]);
   const session = await createSession(db, operator.id);
   return {
     token: session.token,
@@ -35,4 +35,9 @@ export async function login(db: Knex, email: string, password: string, clientIp:
     expires_at: session.expiresAt.toISOString(),
     operator: { email: operator.email, role: operator.role, factory_id: operator.factory_id === null ? null : Number(operator.factory_id) },
   };
+}
+
+/** Ends the session of `token`, or with `all` every session of its operator; false when the token is not live. */
+export function logout(db: Knex, token: string, all: boolean): Promise<boolean> {
+  return revokeSessions(db, token, all);
 }

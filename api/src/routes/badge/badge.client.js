@@ -35,7 +35,7 @@
     if (!script || !script.src) {
       var all = document.querySelectorAll("script[src]");
       for (var i = all.length - 1; i >= 0; i--) {
-        if (/\/embed\/badge\.js(\?|#|$)/.test(all[i].src)) {
+        if (/\/embed\/badge\.js(?:\?|#|$)/.test(all[i].src)) {
           script = all[i];
           break;
         }

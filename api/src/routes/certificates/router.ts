@@ -4,28 +4,49 @@ import type { AppDeps, AppState } from "../../app";
 import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { UID_PATTERN } from "../dpp/schemas";
-import { certificatePdf } from "../v1/certificates/service";
+import { certificateDigest, renderCertificatePdf } from "../../certificates/pdf";
+import { CertificatePdfCache } from "../../certificates/pdf-cache";
+import { certificatePdfInput } from "../v1/certificates/service";
 
 const PDF_FILE = new RegExp(`${UID_PATTERN.slice(0, -1)}\\.pdf$`);
 
+/**
+ * If-None-Match against our ETag (RFC 9110 13.1.2: a list, weak comparison, or "*"). Koa's ctx.fresh is not used: it
+ * answers 200 whenever the request says Cache-Control: no-cache, which fetch() adds to every conditional request,
+ * and the revalidation it asks for is exactly this comparison.
+ */
+function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => {
+    const trimmed = tag.trim();
+    return (trimmed.startsWith("W/") ? trimmed.slice(2) : trimmed) === etag;
+  });
+}
+
 export function certificatesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
+  const pdfs = new CertificatePdfCache();
 
   router.get("/certificates/:file", async (ctx) => {
     const file = ctx.params.file!;
     if (file.length > 48 || !PDF_FILE.test(file)) {
       throw new ValidationError([{ field: "file", problem: "must be <UID>.pdf" }]);
     }
-    const { pdf, etag } = await certificatePdf(deps, file.slice(0, -".pdf".length));
+    // Named by what it shows, read from the database without rendering: a revalidation costs no render, and any
+    // change the PDF would show (branding, a re-anchored hash) gives a new ETag.
+    const input = await certificatePdfInput(deps, file.slice(0, -".pdf".length));
+    const digest = certificateDigest(input);
+    const etag = `"${digest}"`;
     ctx.set("ETag", etag);
     ctx.set("Cache-Control", "public, max-age=3600");
-    if (ctx.get("If-None-Match") === etag) {
+    if (matchesEtag(ctx.get("If-None-Match"), etag)) {
       ctx.status = 304;
       return;
     }
+    const pdf = await pdfs.get(digest, () => renderCertificatePdf(input));
     ctx.type = "application/pdf";
     ctx.set("Content-Disposition", `inline; filename="${file}"`);
-    ctx.body = Buffer.from(pdf);
+    ctx.body = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   });
 
   openapi.add({

@@ -26,7 +26,15 @@ export function presentPublicPassport(config: Config, passport: PublicPassport) 
   return {
     uid: product.uid,
     content,
-    manufacturer: content.manufacturer ? { ...content.manufacturer, verified: passport.factoryVerified ?? false } : null,
+    // Outside `content` (whose hash is anchored): whether the maker confirmed it, which can change after the mint.
+    // A maker the brand only declared is never shown as verified, whatever the registry says of that factory.
+    manufacturer: content.manufacturer
+      ? {
+          ...content.manufacturer,
+          verified: passport.makerConfirmed && (passport.factoryVerified ?? false),
+          attribution: passport.makerConfirmed ? ("confirmed_by_factory" as const) : ("declared_by_brand" as const),
+        }
+      : null,
     supply_chain_events: passport.events.map((event) => {
       const factory = passport.factoryNames.get(event.factoryId);
       return {

@@ -17,6 +17,12 @@ export type PublicPassport = {
   indexedBlock: number | undefined;
   events: IndexedSupplyChainEvent[];
   factoryVerified: boolean | undefined;
+  /**
+   * The maker named in `content` confirmed it made this product: its operator minted the passport, assigned the tag
+   * or recorded a step (confirmMaker), or the chain holds a step recorded for that factory. Otherwise the maker is
+   * only the brand's declaration.
+   */
+  makerConfirmed: boolean;
   factoryNames: Map<number, { name: string | null; city: string | null; country: string | null }>;
   contractAddress: string | null;
 };
@@ -56,9 +62,18 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
     indexedBlock: indexer?.indexedBlock,
     events,
     factoryVerified: factory?.registered ? factory.verified : undefined,
+    makerConfirmed: makerConfirmed(product, events),
     factoryNames,
     contractAddress: product.passport_contract ?? deployedPassportAddress(deps),
   };
+}
+
+/** See PublicPassport.makerConfirmed. Steps are recorded only through a factory's operator account (or an admin). */
+function makerConfirmed(product: ProductRow, events: IndexedSupplyChainEvent[]): boolean {
+  if (product.factory_id === null) return false;
+  const maker = Number(product.factory_id);
+  if (product.confirmed_factory_id !== null && Number(product.confirmed_factory_id) === maker) return true;
+  return events.some((event) => event.factoryId === maker);
 }
 
 function deployedPassportAddress(deps: AppDeps): string | null {

@@ -6,6 +6,7 @@ import type { AppDeps, AppState } from "../../app";
 import { FactoryRegistry__factory, ProductPassport__factory } from "../../../../typechain-types";
 import type { OpenApiRegistry } from "../../openapi/registry";
 import { html, page } from "../../pages/html";
+import { EXPLORER_LOOKUPS, TransactionLookup } from "./lookup";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const interfaces = [new Interface(ProductPassport__factory.abi), new Interface(FactoryRegistry__factory.abi)];
@@ -22,6 +23,7 @@ function decode(log: Log) {
 
 export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
+  const lookups = new TransactionLookup(deps.provider);
 
   router.get("/explorer/tx/:hash", async (ctx) => {
     const hash = ctx.params.hash!;
@@ -31,13 +33,21 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
       ctx.body = page("Invalid transaction hash", html`<h1>Invalid transaction hash</h1><p>Expected 0x and 64 hex digits.</p>`);
       return;
     }
-    const [tx, receipt] = await Promise.all([deps.provider.getTransaction(hash), deps.provider.getTransactionReceipt(hash)]);
-    if (!tx) {
+    const result = await lookups.get(hash);
+    if (result.kind === "busy") {
+      ctx.status = 503;
+      ctx.set("Retry-After", "5");
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = page("Try again shortly", html`<h1>Try again shortly</h1><p>Too many transactions are being looked up right now.</p>`);
+      return;
+    }
+    if (result.kind === "missing") {
       ctx.status = 404;
+      ctx.set("Cache-Control", `public, max-age=${EXPLORER_LOOKUPS.missingMs / 1000}`);
       ctx.body = page("Transaction not found", html`<h1>Transaction not found</h1><p>No transaction ${hash} on ${deps.config.networkName}.</p>`);
       return;
     }
-    const block = receipt ? await deps.provider.getBlock(receipt.blockNumber) : null;
+    const { tx, receipt, block } = result.found;
     const events = (receipt?.logs ?? []).map((log) => ({ ...decode(log), address: log.address, index: log.index }));
     ctx.set("Cache-Control", receipt ? "public, max-age=60" : "no-store");
     ctx.body = page(
@@ -71,6 +81,7 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
       "200": { description: "HTML page", contentType: "text/html", example: "<!doctype html>…" },
       "404": { description: "no such transaction (HTML)" },
       "422": { description: "not a transaction hash (HTML)" },
+      "503": { description: "too many lookups under way; Retry-After says when to try again (HTML)" },
     },
   });
   return router;

@@ -3,6 +3,7 @@ import Router from "@koa/router";
 import type { AppDeps, AppState } from "../../app";
 import { indexerState } from "../../onchain/indexer-state.repo";
 import type { OpenApiRegistry } from "../../openapi/registry";
+import { redactUrls } from "../../redact";
 
 type Check = { ok: boolean; detail?: string; [key: string]: unknown };
 
@@ -81,8 +82,19 @@ async function check(run: () => Promise<Check>): Promise<Check> {
   try {
     return await Promise.race([run(), timeout]);
   } catch (error) {
-    return { ok: false, detail: error instanceof Error ? error.message.split("\n")[0] : String(error) };
+    return { ok: false, detail: failureDetail(error) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * One line on what failed, safe to show anyone: ethers' full message embeds the request URL (with any provider key
+ * in it) and the response body, so its short message is used ("server response 401 Unauthorized"), and any URL
+ * left in a message is redacted.
+ */
+function failureDetail(error: unknown): string {
+  const short = (error as { shortMessage?: unknown } | null)?.shortMessage;
+  const message = typeof short === "string" ? short : error instanceof Error ? error.message : String(error);
+  return redactUrls(message.split("\n")[0]!);
 }

@@ -111,10 +111,18 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Some servers wrap JSON mode answers in a Markdown fence anyway. */
+/**
+ * Some servers wrap JSON mode answers in a Markdown fence anyway. Read with string operations: the answer is text the
+ * model wrote from a client's request, and the pattern this replaces backtracked quadratically on a run of newlines.
+ */
 function withoutCodeFence(content: string): string {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(content);
-  return fenced ? fenced[1]! : content;
+  const trimmed = content.trim();
+  const firstLineEnd = trimmed.indexOf("\n");
+  if (firstLineEnd < 0 || !trimmed.startsWith("```") || !trimmed.endsWith("```") || trimmed.length < firstLineEnd + 4) return content;
+  const language = trimmed.slice(3, firstLineEnd).trimEnd().toLowerCase();
+  if (language !== "" && language !== "json") return content;
+  const body = trimmed.slice(firstLineEnd + 1, -3);
+  return body.endsWith("\n") ? body.slice(0, -1) : body;
 }
 
 function failureOf(error: unknown, signal: AbortSignal): AiFailure {

@@ -118,7 +118,7 @@ function alternatives(tokens: string[], certifications: Mention[]): Set<Mention>
 // ---------------------------------------------------------------------------------------------------------------
 // Numbers: "5,000 pcs", "20k units", "500 dozen", "qty: 3000"; "within 45 days", "in 6 weeks", "60-day lead time".
 
-const NUMBER = String.raw`(\d{1,3}(?:[,.' ]\d{3})+(?!\d)|\d+(?:\.\d+)?)`;
+const NUMBER = String.raw`(\d{1,3}(?:[,.' ]\d{3})+|\d+(?:\.\d+)?)`;
 // "5k" and "2m" only when attached: "5 m" may be metres.
 const QUANTITY_NUMBER = new RegExp(String.raw`(?<![\w.,])${NUMBER}(?:(k|m)(?![a-z])|\s*(k|thousand|mn|million)\b)?(?![\d%])`, "g");
 const UNITS = new Set(["pcs", "pc", "pieces", "piece", "units", "unit", "items", "garments", "pairs", "sets", "nos", "dozen", "dozens", "meters", "metres", "yards"]);
@@ -127,7 +127,7 @@ const NOT_QUANTITY = new Set([
   "day", "days", "week", "weeks", "wk", "wks", "month", "months", "year", "years", "gsm", "oz", "cm", "mm", "kg", "g", "inch", "inches",
   "percent", "pct", "colors", "colours", "color", "colour", "sizes", "size", "styles", "style", "skus", "sku", "designs", "hours", "x",
 ]);
-const QUANTITY_LABEL = /\b(?:qty|quantity|quantities|volume|moq|order of|order size|total)(?:\s*(?:of|is|:|=|about|around|approx|approximately|~))*\s*$/;
+const QUANTITY_LABEL = /\b(?:qty|quantity|quantities|volume|moq|order of|order size|total)(?:\s*(?:of|is|[:=~]|about|around|approx|approximately))*\s*$/;
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6 };
 
 const LEAD_TIME_PATTERNS = [

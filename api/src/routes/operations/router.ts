@@ -1,8 +1,8 @@
 // Factory-write operations (spec 4.6), behind the operator token of POST /api/login:
 //   POST /api/factories                      register a factory (admin)
 //   POST /api/factories/:id/passports        mint the passport of a product made by factory :id
-//   POST /api/factories/:id/tags             assign an NFC tag to a product
-//   POST /api/factories/:id/events           record a supply-chain step
+//   POST /api/factories/:id/tags             assign an NFC tag to a product made by factory :id
+//   POST /api/factories/:id/events           record a supply-chain step of a product made by factory :id
 import Router from "@koa/router";
 import type { AppDeps, AppState } from "../../app";
 import { requireOperator } from "../../middleware/operator-auth";
@@ -14,7 +14,7 @@ import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory, typ
 
 const WRITE_ERRORS = {
   "401": errorResponse("missing, unknown or expired token (UNAUTHORIZED)"),
-  "403": errorResponse("the operator does not act for this factory (FORBIDDEN)"),
+  "403": errorResponse("the operator does not act for this factory, or the product's brand did not name it as the maker (FORBIDDEN)"),
   "404": errorResponse("unknown factory or product"),
   "409": errorResponse("conflicts with the chain's state (CONFLICT)"),
   "422": errorResponse("missing or invalid fields"),
@@ -63,10 +63,19 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
     path: "/api/factories/:id/passports",
     tag: "Factory operations",
     summary: "Mint the passport of a product made by this factory (idempotent per UID: a repeat returns 200 with the first mint)",
+    description:
+      "Only for a product whose brand named this factory as its maker (factory_id); a product with no maker is issued " +
+      "by its brand (POST /api/v1/certs/issue). A new passport counts one certificate against the brand's monthly quota.",
     security: "bearer",
     parameters: idParam,
     requestBody: { schema: mintBody, example: { uid: "DEMO-3TN9E7WG" } },
-    responses: { "201": { description: "minted", schema: transactionResult }, "200": { description: "minted before; the same result" }, ...WRITE_ERRORS },
+    responses: {
+      "201": { description: "minted", schema: transactionResult },
+      "200": { description: "minted before; the same result" },
+      ...WRITE_ERRORS,
+      "403": errorResponse("the operator does not act for this factory, the product is not attributed to it (FORBIDDEN), or its brand is suspended (BRAND_INACTIVE)"),
+      "429": errorResponse("the brand's monthly certificate quota is used up (MONTHLY_LIMIT_REACHED)"),
+    },
   });
   openapi.add({
     method: "post",

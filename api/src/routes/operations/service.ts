@@ -2,12 +2,15 @@
 import { keccak256, toUtf8Bytes } from "ethers";
 import type { AppDeps } from "../../app";
 import type { Operator } from "../../auth/sessions";
+import { getBrand } from "../../brands/service";
 import { sendAndConfirm, type SentTransaction } from "../../chain/transactions";
-import { ConflictError, ForbiddenError, NotFoundError } from "../../errors";
+import { BrandInactiveError, ConflictError, ForbiddenError, NotFoundError } from "../../errors";
+import { consumeQuota, refundQuota } from "../../metering/service";
 import { dataHashOf, tokenIdOf } from "../../passports/content";
-import { issuePassport } from "../../passports/issuance";
-import { findProductByUid } from "../../passports/repo";
+import { confirmMaker, findProductByUid, type ProductRow } from "../../passports/repo";
+import { effectiveLimits, type EffectiveLimits } from "../../plans/catalogue";
 import { CERTIFICATION_CODES } from "../factories/reputation";
+import { issueCertificate, type QuotaGate } from "../v1/certificates/service";
 
 export type RegisterFactoryInput = {
   factory_id: number;
@@ -27,6 +30,18 @@ export type RegisterFactoryInput = {
 export function assertActsFor(operator: Operator, factoryId: number): void {
   if (operator.role === "admin") return;
   if (operator.factory_id !== factoryId) throw new ForbiddenError(`This operator cannot act for factory ${factoryId}.`);
+}
+
+/**
+ * A factory writes only to the passports of products it made, as their brand declared (`products.factory_id`):
+ * otherwise one factory's operator could put a counterfeit's tag on, or record steps in, another factory's product.
+ * An admin acts for any factory, on any product.
+ */
+function assertMadeBy(operator: Operator, product: ProductRow, factoryId: number): void {
+  if (operator.role === "admin") return;
+  if (product.factory_id === null || Number(product.factory_id) !== factoryId) {
+    throw new ForbiddenError(`Product ${product.uid} is not made by factory ${factoryId}.`);
+  }
 }
 
 async function requireRegistered(deps: AppDeps, factoryId: number): Promise<void> {
@@ -60,19 +75,25 @@ export async function registerFactory(deps: AppDeps, operator: Operator, input: 
   return { factory_id: input.factory_id, metadata_hash: metadataHash, ...registration, transactions };
 }
 
+/**
+ * Mints the passport of a product whose brand named this factory as its maker. The maker is the brand's to declare:
+ * a product with none is not claimed here but issued by its brand (POST /api/v1/certs/issue). Either way the
+ * certificate is the brand's, so it counts against the brand's monthly certificate quota and needs an active brand.
+ */
 export async function mintForFactory(deps: AppDeps, operator: Operator, factoryId: number, uid: string) {
   assertActsFor(operator, factoryId);
   await requireRegistered(deps, factoryId);
-  let product = await findProductByUid(deps.db, uid);
+  const product = await findProductByUid(deps.db, uid);
   if (!product) throw new NotFoundError("Product");
   if (product.factory_id === null) {
-    // The product is attributed to the factory that mints it; the content (and so the hash) names it.
-    await deps.db("app.products").where({ id: product.id }).update({ factory_id: factoryId, updated_at: deps.db.fn.now() });
-    product = (await findProductByUid(deps.db, uid))!;
-  } else if (Number(product.factory_id) !== factoryId) {
-    throw new ForbiddenError(`Product ${product.uid} is made by another factory.`);
+    throw new ForbiddenError(`Product ${product.uid} names no maker; its brand issues its certificate.`);
   }
-  const issuance = await issuePassport(deps, product);
+  if (Number(product.factory_id) !== factoryId) throw new ForbiddenError(`Product ${product.uid} is made by another factory.`);
+  const brand = await getBrand(deps.db, product.brand_slug);
+  if (brand.status !== "active") throw new BrandInactiveError();
+  const quota = certificateQuota(deps, brand.id, effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }));
+  const issuance = await issueCertificate(deps, brand.id, product.uid, quota);
+  await confirmMaker(deps.db, product.id, factoryId);
   return {
     uid: product.uid,
     token_id: issuance.tokenId,
@@ -84,11 +105,23 @@ export async function mintForFactory(deps: AppDeps, operator: Operator, factoryI
   };
 }
 
+/** The brand's monthly certificates, as POST /api/v1/certs/issue counts them: one per new passport. */
+function certificateQuota(deps: AppDeps, brandId: number, limits: EffectiveLimits): QuotaGate {
+  let countedIn: string | undefined;
+  return {
+    consume: async () => void (countedIn = (await consumeQuota(deps.db, brandId, "certs", limits)).period),
+    refund: async () => {
+      if (countedIn) await refundQuota(deps.db, brandId, "certs", countedIn);
+    },
+  };
+}
+
 async function mintedProduct(deps: AppDeps, operator: Operator, factoryId: number, uid: string) {
   assertActsFor(operator, factoryId);
   await requireRegistered(deps, factoryId);
   const product = await findProductByUid(deps.db, uid);
   if (!product) throw new NotFoundError("Product");
+  assertMadeBy(operator, product, factoryId);
   const tokenId = tokenIdOf(product.uid);
   if (!(await deps.chain.contracts().passport.exists(tokenId))) throw new ConflictError(`Product ${product.uid} has no passport on chain yet; mint it first.`);
   return { product, tokenId };
@@ -101,6 +134,7 @@ export async function assignTag(deps: AppDeps, operator: Operator, factoryId: nu
   const holder = await passport.passportOfTag(tagHash);
   if (holder !== 0n) throw new ConflictError(holder.toString() === tokenId ? "This tag is assigned to this product already." : "This tag is assigned to another product.");
   const sent = await sendAndConfirm(deps, () => passport.assignTag(tokenId, tagHash));
+  await confirmMaker(deps.db, product.id, factoryId);
   return { uid: product.uid, token_id: tokenId, tag_hash: tagHash, ...sent };
 }
 
@@ -116,5 +150,6 @@ export async function recordSupplyChainEvent(
   await deps.db("app.supply_chain_details").insert({ details_hash: detailsHash, details: JSON.stringify(details) }).onConflict("details_hash").ignore();
   const { passport } = deps.chain.contracts();
   const sent = await sendAndConfirm(deps, () => passport.recordSupplyChainEvent(tokenId, factoryId, input.stage, detailsHash));
+  await confirmMaker(deps.db, product.id, factoryId);
   return { uid: product.uid, token_id: tokenId, stage: input.stage, details_hash: detailsHash, ...sent };
 }

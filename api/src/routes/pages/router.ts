@@ -11,7 +11,8 @@ import { htmlErrors, sendPage } from "../../pages/respond";
 import { scanPage } from "../../pages/scan";
 import { productLinks } from "../dpp/presenter";
 import { slugParam, UID_PATTERN, uidParam } from "./schemas";
-import { brandProfile, passportPage, qrSvg, recordScan } from "./service";
+import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "./scan-recorder";
+import { brandProfile, passportPage, qrSvg } from "./service";
 
 const PASSPORT_ERRORS = {
   notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",
@@ -47,21 +48,13 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
 export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
   const { config, logger } = deps;
+  const scans = deps.scanRecorder ?? new ScanRecorder(deps);
 
   router.get("/scan/:uid", htmlErrors(logger, PASSPORT_ERRORS), validateParams(uidParam), async (ctx) => {
     const view = await passportPage(deps, ctx.params.uid!);
-    // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan.
-    if (ctx.method === "GET" && !isPrefetch(ctx)) {
-      try {
-        const outcome = await recordScan(deps, view);
-        if (!outcome.recorded) {
-          logger.warn({ requestId: ctx.state.requestId, brandId: view.brandRow.id, uid: view.record.uid }, "scan not recorded: monthly scan quota exhausted");
-        }
-      } catch (error) {
-        // The shopper still gets the passport; a lost count is logged, not shown.
-        logger.error({ err: error, requestId: ctx.state.requestId, uid: view.record.uid }, "scan could not be recorded");
-      }
-    }
+    // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan. Counting
+    // happens after the response, if at all: the shopper never waits for it and never sees its outcome.
+    if (ctx.method === "GET" && !isPrefetch(ctx)) scans.offer(clientKeyOf(ctx.ip), view);
     const pageUrl = productLinks(config, view.record.uid).scan_url;
     sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "no-store");
   });
@@ -103,11 +96,13 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
   const pages: Array<Omit<Operation, "method" | "tag">> = [
     {
       path: "/scan/:uid",
-      summary: "Scan page: what a shopper sees after tapping the NFC tag (white-label, mobile first); each GET records a scan",
+      summary: "Scan page: what a shopper sees after tapping the NFC tag (white-label, mobile first); views are counted as scans",
       description:
-        "Records one scan per GET (not HEAD, not browser prefetch): a row in scan_events, one unit of the brand's monthly " +
-        "scans, webhook events scan.detected and (when verified) scan.verified. With the quota exhausted the page is still " +
-        "shown but nothing is recorded. Cache-Control: no-store.",
+        `A GET (not HEAD, not browser prefetch) records a scan once per client and product in ${SCAN_COUNTING.windowSeconds / 60} minutes, ` +
+        `and at most ${SCAN_COUNTING.perClientPerHour} per client (IPv4 address or IPv6 /64) an hour: a row in scan_events, ` +
+        "one unit of the brand's monthly scans, webhook events scan.detected and (when verified) scan.verified. Counting " +
+        "happens after the response; the page is the same whether or not the view counted, and with the quota exhausted. " +
+        "Cache-Control: no-store.",
       parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN }, description: "product UID, case-insensitive" }],
       responses: {
         "200": html("HTML page"),

@@ -52,7 +52,7 @@ class QuotaExhausted extends Error {}
 /**
  * Records one view of the scan page: the scan row, `scan.detected` and, when the passport is verified,
  * `scan.verified`, and one unit of the brand's monthly scans, all in one transaction. When the quota is exhausted
- * nothing is written (the shopper still sees the page; the caller logs it).
+ * nothing is written (the shopper still sees the page; the scan recorder logs it).
  */
 export async function recordScan(deps: AppDeps, view: PassportPage): Promise<ScanOutcome> {
   const { brandRow, record, passport } = view;

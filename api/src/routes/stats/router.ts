@@ -1,32 +1,26 @@
-// GET /api/stats (spec 4.4): live aggregate counts of the platform; fields documented in the README.
+// GET /api/stats (spec 4.4): aggregate counts of the platform, a few seconds old at most; fields documented in the README.
 import Router from "@koa/router";
 import type { AppDeps, AppState } from "../../app";
-import { indexerState } from "../../onchain/indexer-state.repo";
-import { fromViews } from "../../onchain/views";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { appCounts, chainCounts } from "./repo";
+import { STATS_TTL_MS, StatsSnapshots } from "./service";
 
 export function statsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
+  const stats = new StatsSnapshots(deps);
 
   router.get("/api/stats", async (ctx) => {
-    const schema = deps.config.onchainSchema;
-    const [app, chain, indexer, head] = await Promise.all([
-      appCounts(deps.db),
-      fromViews(() => chainCounts(deps.db, schema)),
-      indexerState(deps.db, schema),
-      deps.provider.getBlockNumber().catch(() => null),
-    ]);
-    ctx.set("Cache-Control", "public, max-age=5");
+    const { app, chain, indexedBlock, headBlock, takenAt } = await stats.current();
+    ctx.set("Cache-Control", `public, max-age=${STATS_TTL_MS / 1000}`);
     ctx.body = {
       ...app,
       ...chain,
       network: deps.config.networkName,
       chain_id: deps.config.chainId,
-      indexed_block: indexer?.indexedBlock ?? null,
-      chain_head_block: head,
-      indexer_lag_blocks: head !== null && indexer ? Math.max(0, head - indexer.indexedBlock) : null,
-      generated_at: new Date().toISOString(),
+      indexed_block: indexedBlock,
+      chain_head_block: headBlock,
+      indexer_lag_blocks: headBlock !== null && indexedBlock !== null ? Math.max(0, headBlock - indexedBlock) : null,
+      // When the counts were taken: up to a few seconds before this response.
+      generated_at: takenAt.toISOString(),
     };
   });
 
@@ -34,7 +28,7 @@ export function statsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
     method: "get",
     path: "/api/stats",
     tag: "Public",
-    summary: "Live aggregate counts of the platform",
+    summary: "Aggregate counts of the platform, at most a few seconds old (generated_at says when they were taken)",
     responses: {
       "200": {
         description: "counts",

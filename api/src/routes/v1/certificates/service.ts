@@ -3,7 +3,7 @@ import type { AppDeps } from "../../../app";
 import { NotFoundError } from "../../../errors";
 import { issuePassport, type Issuance } from "../../../passports/issuance";
 import { findProductByUid } from "../../../passports/repo";
-import { renderCertificatePdf } from "../../../certificates/pdf";
+import type { CertificatePdfInput } from "../../../certificates/pdf";
 import { brandProduct } from "../products/service";
 
 export type QuotaGate = {
@@ -33,13 +33,16 @@ export async function issueCertificate(deps: AppDeps, brandId: number, uid: stri
   return issuance;
 }
 
-/** The PDF of an issued certificate; NOT_FOUND until the passport is minted. */
-export async function certificatePdf(deps: AppDeps, uid: string): Promise<{ pdf: Uint8Array; etag: string }> {
+/**
+ * What the PDF of an issued certificate shows, read without rendering it (the caller names it by certificateDigest
+ * and renders only on a cache miss); NOT_FOUND until the passport is minted.
+ */
+export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<CertificatePdfInput> {
   const product = await findProductByUid(deps.db, uid);
   if (!product || product.passport_status !== "minted" || !product.passport_tx_hash) throw new NotFoundError("Certificate");
   const brand = await deps.db("app.brands").where({ id: product.brand_id }).first<{ branding: { primary_color?: string } }>("branding");
   const { config } = deps;
-  const pdf = await renderCertificatePdf({
+  return {
     brand: { name: product.brand_name, slug: product.brand_slug, primaryColor: brand?.branding?.primary_color },
     product: { name: product.name, sku: product.sku, category: product.category },
     uid: product.uid,
@@ -53,6 +56,5 @@ export async function certificatePdf(deps: AppDeps, uid: string): Promise<{ pdf:
     certificateUrl: `${config.publicBaseUrl}/dpp-certificate/${product.uid}`,
     explorerUrl: config.explorerTxUrlTemplate.replace("{txHash}", product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
-  });
-  return { pdf, etag: `"${product.passport_data_hash!.slice(2, 18)}-${product.passport_tx_hash.slice(2, 18)}"` };
+  };
 }

@@ -1,7 +1,9 @@
 // Shapes v1 product JSON: spec 2.4 (registration), 2.5 (certificate record) and 2.7 (enrichment).
 import type { Config } from "../../../config";
+import type { Provenance } from "../../../passports/content";
 import { describeComposition } from "../../../passports/fibres";
 import type { ProductRow } from "../../../passports/repo";
+import { CARE_NOT_DECLARED, UNKNOWN_COUNTRY } from "../../../products/defaults";
 import type { Warranty } from "../../../products/warranty";
 import { escapeHtml } from "../../../pages/html";
 import { presentPublicPassport, productLinks } from "../../dpp/presenter";
@@ -22,6 +24,19 @@ export function presentRegistration(config: Config, input: CreateProductInput, c
     embed_snippet: embedSnippet(created.uid),
     carbon_rating: created.carbonRating,
     carbon_kg: created.carbonKg,
+  };
+}
+
+/**
+ * Products registered before provenance was recorded: a value they have was declared (nothing was filled in then),
+ * an empty one is unknown.
+ */
+function provenanceOf(product: ProductRow): Provenance {
+  if (product.provenance) return product.provenance;
+  return {
+    fiber_composition: product.fiber_composition.length > 0 ? "declared" : "unknown",
+    care_instructions: product.care_instructions.trim() ? "declared" : "unknown",
+    country_of_manufacture: product.country_of_manufacture?.trim() ? "declared" : "unknown",
   };
 }
 
@@ -54,9 +69,12 @@ export function presentCertificateRecord(config: Config, passport: PublicPasspor
     },
     carbon_footprint_kg: Number(product.carbon_kg),
     certifications: product.certifications,
+    // Spec 2.5 types these as strings and a two-letter code: what nobody declared or filled in is said, not left
+    // empty, and `provenance` tells a declared value from a default.
     fiber_composition: describeComposition(product.fiber_composition),
-    care_instructions: product.care_instructions,
-    country_of_manufacture: product.country_of_manufacture?.trim() ?? null,
+    care_instructions: product.care_instructions.trim() || CARE_NOT_DECLARED,
+    country_of_manufacture: product.country_of_manufacture?.trim() || UNKNOWN_COUNTRY,
+    provenance: provenanceOf(product),
   };
 }
 

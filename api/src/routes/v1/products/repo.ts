@@ -16,6 +16,8 @@ export type NewProduct = {
   certifications: string;
   care_instructions: string;
   country_of_manufacture: string | null;
+  /** JSON of the Provenance (passports/content.ts). */
+  provenance: string;
   carbon_kg: number;
   carbon_rating: string;
 };

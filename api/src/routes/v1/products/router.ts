@@ -68,7 +68,9 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
     summary: "Register a product: issues its NFC UID, passport URL, scan URL and badge snippet",
     description:
       "Fields of spec 4.8, plus optional extensions: factory_id (a registry factory), fiber_composition (EU 1007/2011 " +
-      "fibre names, percentages summing to 100), certifications, care_instructions, country_of_manufacture. Send an " +
+      "fibre names, percentages summing to 100), certifications, care_instructions, country_of_manufacture. Without " +
+      "fiber_composition, one is read from fabric_type where it names fibres (\"cotton\", \"60% cotton 40% polyester\"); " +
+      "a fabric_type that names none is accepted and the composition stays unknown. Send an " +
       "`Idempotency-Key` header to make retries safe: the same key returns the first response (header " +
       "Idempotent-Replayed: true) and creates nothing; the same key with another body is 409 CONFLICT. " +
       V1_HEADERS_NOTE,
@@ -109,7 +111,12 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
     path: "/api/v1/products/:uid",
     tag: "Brand API v1",
     summary: "The certificate record of one of the brand's products (spec 2.5)",
-    description: `Before issuance blockchain.verified is false and tx_hash null. Another brand's UID is 404. ${V1_HEADERS_NOTE}`,
+    description:
+      "Before issuance blockchain.verified is false and tx_hash null. Another brand's UID is 404. What the brand did " +
+      "not declare was filled in at registration and `provenance` says so: fiber_composition read from fabric_type " +
+      '("not declared" when it names no fibres for certain), care_instructions from the brand\'s text for the category ' +
+      "or the built-in one, country_of_manufacture from the factory or the brand's default (ZZ when nobody gave one). " +
+      V1_HEADERS_NOTE,
     security: "apiKey",
     parameters: [BRAND_HEADER, uidParameter],
     responses: {
@@ -120,10 +127,20 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
           success: true,
           data: {
             uid: "DEMO-4F7K9M2QXA",
-            product: { id: 7, title: "Organic Cotton Tee", sku: "TS-001", price: 890, currency: "BDT", category: "t-shirt" },
+            product: {
+              id: 7, title: "Organic Cotton Tee", sku: "TS-001", price: 890, currency: "BDT", category: "t-shirt",
+              fabric_type: "organic cotton", description: "Crew neck, 180 gsm", factory_id: null, created_at: "2026-11-22T09:00:00.000Z",
+            },
             dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-4F7K9M2QXA",
-            blockchain: { verified: false, tx_hash: null, network: "hardhat-local" },
-            carbon_footprint_kg: 1.29, certifications: [], fiber_composition: "100% cotton", care_instructions: "", country_of_manufacture: null,
+            blockchain: {
+              verified: false, tx_hash: null, network: "hardhat-local", status: "unissued",
+              token_id: "44981658092057552536133201839373791414657990487574918188685188671768504738285",
+              contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3", explorer_url: null,
+            },
+            carbon_footprint_kg: 1.29, certifications: [], fiber_composition: "100% cotton",
+            care_instructions: "Machine wash at 30 °C inside out with similar colours. Do not bleach. Tumble dry low. Iron at low heat, not on prints.",
+            country_of_manufacture: "BD",
+            provenance: { fiber_composition: "derived_from_fabric_type", care_instructions: "category_default", country_of_manufacture: "brand_default" },
           },
         },
       },

@@ -80,27 +80,63 @@ export const registrationResult: JsonSchema = {
   },
 };
 
+const provenanceSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "where each value came from: declared by the brand, or filled in at registration (unknown: neither)",
+  required: ["fiber_composition", "care_instructions", "country_of_manufacture"],
+  properties: {
+    fiber_composition: { enum: ["declared", "derived_from_fabric_type", "unknown"] },
+    care_instructions: { enum: ["declared", "brand_default", "category_default", "unknown"] },
+    country_of_manufacture: { enum: ["declared", "factory", "brand_default", "unknown"] },
+  },
+};
+
+/** Spec 2.5 and every field the record adds to it, each declared: the OpenAPI example is checked against this. */
 export const certificateRecord: JsonSchema = {
   type: "object",
-  required: ["uid", "product", "dpp_url", "blockchain", "carbon_footprint_kg", "certifications", "fiber_composition", "care_instructions", "country_of_manufacture"],
+  additionalProperties: false,
+  required: ["uid", "product", "dpp_url", "blockchain", "carbon_footprint_kg", "certifications", "fiber_composition", "care_instructions", "country_of_manufacture", "provenance"],
   properties: {
     uid: { type: "string" },
     product: {
       type: "object",
-      required: ["id", "title", "sku", "price"],
-      properties: { id: { type: "integer" }, title: { type: "string" }, sku: { type: "string" }, price: { type: "number" } },
+      additionalProperties: false,
+      required: ["id", "title", "sku", "price", "currency", "category", "fabric_type", "description", "factory_id", "created_at"],
+      properties: {
+        id: { type: "integer" },
+        title: { type: "string" },
+        sku: { type: "string" },
+        price: { type: "number" },
+        currency: { type: "string", pattern: "^[A-Z]{3}$" },
+        category: { type: "string" },
+        fabric_type: { type: ["string", "null"] },
+        description: { type: ["string", "null"] },
+        factory_id: { type: ["integer", "null"] },
+        created_at: { type: "string", format: "date-time" },
+      },
     },
     dpp_url: { type: "string", format: "uri" },
     blockchain: {
       type: "object",
-      required: ["verified", "tx_hash", "network"],
-      properties: { verified: { type: "boolean" }, tx_hash: { type: ["string", "null"] }, network: { type: "string" } },
+      additionalProperties: false,
+      required: ["verified", "tx_hash", "network", "status", "token_id", "contract", "explorer_url"],
+      properties: {
+        verified: { type: "boolean" },
+        tx_hash: { type: ["string", "null"] },
+        network: { type: "string" },
+        status: { enum: ["unissued", "pending", "confirming", "verified"] },
+        token_id: { type: "string" },
+        contract: { type: ["string", "null"] },
+        explorer_url: { type: ["string", "null"] },
+      },
     },
     carbon_footprint_kg: { type: "number" },
     certifications: { type: "array" },
-    fiber_composition: { type: "string" },
-    care_instructions: { type: "string" },
-    country_of_manufacture: { type: ["string", "null"] },
+    fiber_composition: { type: "string", minLength: 1, description: '"60% cotton, 40% polyester"; "not declared" when unknown' },
+    care_instructions: { type: "string", minLength: 1, description: '"not declared" only for products registered before defaults existed' },
+    country_of_manufacture: { type: "string", pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2; ZZ (unknown region) when nobody gave one" },
+    provenance: provenanceSchema,
   },
 };
 

@@ -6,6 +6,8 @@ import { ConflictError, NotFoundError, ValidationError } from "../../../errors";
 import { newUid } from "../../../passports/uid";
 import { findProductByUid, type ProductRow } from "../../../passports/repo";
 import { estimateCarbon } from "../../../products/carbon";
+import { completeProduct } from "../../../products/defaults";
+import { productDefaults } from "../../../brands/service";
 import type { IndexerState } from "../../../onchain/indexer-state.repo";
 import { publicPassport } from "../../dpp/service";
 import { factoryProfileExists, findIdempotentResponse, insertProduct, storeIdempotentResponse } from "./repo";
@@ -63,6 +65,16 @@ async function createProduct(deps: AppDeps, brand: Brand, input: CreateProductIn
   const { factoryCountry } = await checkProduct(deps, input);
   const category = input.category.trim().toLowerCase();
   const carbon = estimateCarbon(category, input.fabric_type);
+  // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
+  const complete = completeProduct({
+    category,
+    fabricType: input.fabric_type,
+    fiberComposition: input.fiber_composition,
+    careInstructions: input.care_instructions,
+    countryOfManufacture: input.country_of_manufacture,
+    factoryCountry,
+    brand: await productDefaults(db, brand.id),
+  });
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = newUid(brand.uidPrefix);
     const row = await insertProduct(db, {
@@ -76,10 +88,11 @@ async function createProduct(deps: AppDeps, brand: Brand, input: CreateProductIn
       currency: (input.currency ?? "BDT").toUpperCase(),
       description: input.description ?? null,
       factory_id: input.factory_id ?? null,
-      fiber_composition: JSON.stringify(input.fiber_composition ?? []),
+      fiber_composition: JSON.stringify(complete.fiberComposition),
       certifications: JSON.stringify(input.certifications ?? []),
-      care_instructions: input.care_instructions ?? "",
-      country_of_manufacture: input.country_of_manufacture ?? factoryCountry ?? null,
+      care_instructions: complete.careInstructions,
+      country_of_manufacture: complete.countryOfManufacture,
+      provenance: JSON.stringify(complete.provenance),
       carbon_kg: carbon.kg,
       carbon_rating: carbon.rating,
     });

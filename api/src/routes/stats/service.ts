@@ -1,0 +1,47 @@
+// The platform's counts for GET /api/stats, taken at most once per STATS_TTL_MS per process: every caller in that
+// time, and every caller while a count is running, shares one snapshot, so the count(*) and the chain head read cost
+// the same for one caller as for thousands.
+import type { AppDeps } from "../../app";
+import { indexerState } from "../../onchain/indexer-state.repo";
+import { fromViews } from "../../onchain/views";
+import { appCounts, chainCounts } from "./repo";
+
+export const STATS_TTL_MS = 5_000;
+
+export type StatsSnapshot = {
+  app: Record<string, number>;
+  chain: Record<string, number>;
+  indexedBlock: number | null;
+  headBlock: number | null;
+  takenAt: Date;
+};
+
+export class StatsSnapshots {
+  private latest?: { snapshot: StatsSnapshot; until: number };
+  private taking?: Promise<StatsSnapshot>;
+
+  constructor(private readonly deps: Pick<AppDeps, "db" | "provider" | "config">) {}
+
+  current(): Promise<StatsSnapshot> {
+    if (this.latest && this.latest.until > Date.now()) return Promise.resolve(this.latest.snapshot);
+    if (!this.taking) {
+      this.taking = this.take().finally(() => (this.taking = undefined));
+    }
+    return this.taking;
+  }
+
+  private async take(): Promise<StatsSnapshot> {
+    const { db, provider, config } = this.deps;
+    const schema = config.onchainSchema;
+    const [app, chain, indexer, head] = await Promise.all([
+      appCounts(db),
+      fromViews(() => chainCounts(db, schema)),
+      indexerState(db, schema),
+      provider.getBlockNumber().catch(() => null),
+    ]);
+    // A failure (the indexer not published yet) is not kept: the next caller tries again.
+    const snapshot = { app, chain, indexedBlock: indexer?.indexedBlock ?? null, headBlock: head, takenAt: new Date() };
+    this.latest = { snapshot, until: Date.now() + STATS_TTL_MS };
+    return snapshot;
+  }
+}

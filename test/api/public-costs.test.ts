@@ -1,0 +1,234 @@
+// What anonymous requests to the public endpoints cost us, counted on the real seeded stack: certificate renders,
+// JSON-RPC calls (through a counting proxy in front of the Hardhat node) and count(*) statements.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { expect } from "chai";
+import { buildApp } from "../../api/src/app";
+import { setBranding } from "../../api/src/pages/branding";
+import { certificateRenders } from "../../api/src/certificates/pdf";
+import { createProvider } from "../../api/src/chain/provider";
+import { createLogger } from "../../api/src/logger";
+import { EXPLORER_LOOKUPS } from "../../api/src/routes/explorer/lookup";
+import { waitFor } from "../../scripts/lib/processes";
+import { json } from "../support/http";
+import { sharedStack, type SeededStack } from "../support/shared-stack";
+
+/**
+ * A JSON-RPC proxy on 127.0.0.1 that counts the methods it forwards, and can hold calls of one method until told to
+ * let them through (to see how many a caller has under way at once).
+ */
+async function countingRpcProxy(target: string) {
+  const calls = new Map<string, number>();
+  let holding: { method: string; calls: number; held: Array<() => void> } | undefined;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const parsed = JSON.parse(body) as { method: string } | Array<{ method: string }>;
+      const methods = (Array.isArray(parsed) ? parsed : [parsed]).map((call) => call.method);
+      for (const method of methods) calls.set(method, (calls.get(method) ?? 0) + 1);
+      const forward = () =>
+        fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { "Content-Type": "application/json" });
+            res.end(await answer.text());
+          })
+          .catch(() => {
+            res.writeHead(502);
+            res.end();
+          });
+      const gate = holding;
+      const matching = gate ? methods.filter((method) => method === gate.method).length : 0;
+      if (gate && matching > 0) {
+        gate.calls += matching;
+        gate.held.push(() => void forward());
+      } else {
+        void forward();
+      }
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    count: (...methods: string[]) => methods.reduce((n, method) => n + (calls.get(method) ?? 0), 0),
+    /** Holds calls of `method` from now on; `held()` says how many are waiting, `release()` lets them all go. */
+    hold(method: string) {
+      const gate = { method, calls: 0, held: [] as Array<() => void> };
+      holding = gate;
+      return {
+        held: () => gate.calls,
+        release: () => {
+          if (holding === gate) holding = undefined;
+          for (const go of gate.held.splice(0)) go();
+        },
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const randomHash = () => `0x${randomBytes(32).toString("hex")}`;
+const TX_LOOKUPS = ["eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getBlockByNumber", "eth_getBlockByHash"];
+
+describe("public endpoint costs", () => {
+  let stack: SeededStack;
+  let rpc: Awaited<ReturnType<typeof countingRpcProxy>>;
+  let server: http.Server;
+  let base: string;
+  let provider: ReturnType<typeof createProvider>;
+  const minted = () => stack.demo.products.find((p) => p.minted)!;
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    const { config, db, chain } = stack.api;
+    rpc = await countingRpcProxy(config.rpcUrl);
+    // The stack's API with its reads of the chain going through the counting proxy.
+    provider = createProvider(rpc.url, config.chainId);
+    server = buildApp({ config, db, provider, chain, logger: createLogger("silent") }).listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    provider?.destroy();
+    await rpc?.close();
+  });
+
+  describe("GET /certificates/:uid.pdf", () => {
+    const pdfUrl = () => `${base}/certificates/${minted().uid}.pdf`;
+
+    it("renders a certificate once: repeats come from the cache, and a caller holding the ETag gets 304 without a render", async () => {
+      const first = await fetch(pdfUrl());
+      expect(first.status).to.equal(200);
+      expect(first.headers.get("content-type")).to.equal("application/pdf");
+      const bytes = Buffer.from(await first.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).to.equal("%PDF-");
+      const etag = first.headers.get("etag")!;
+
+      const renders = certificateRenders();
+      for (let i = 0; i < 10; i += 1) {
+        const again = await fetch(pdfUrl());
+        expect(again.status).to.equal(200);
+        expect(again.headers.get("etag")).to.equal(etag);
+        expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).to.equal(true);
+        const revalidated = await fetch(pdfUrl(), { headers: { "If-None-Match": etag } });
+        expect(revalidated.status).to.equal(304);
+      }
+      expect(certificateRenders() - renders).to.equal(0);
+    });
+
+    it("gives a new ETag, and renders once, when something the PDF shows changes (the brand's colour)", async () => {
+      const before = await fetch(pdfUrl());
+      const etag = before.headers.get("etag")!;
+      await before.arrayBuffer();
+      const brand = await stack.api.db("app.brands").where({ slug: "demo-apparel" }).first<{ branding: Record<string, unknown> }>("branding");
+      await setBranding(stack.api.db, "demo-apparel", { primary_color: "#123456" });
+      try {
+        const renders = certificateRenders();
+        const stale = await fetch(pdfUrl(), { headers: { "If-None-Match": etag } });
+        expect(stale.status).to.equal(200, "the old ETag no longer matches");
+        const newEtag = stale.headers.get("etag")!;
+        expect(newEtag).to.not.equal(etag);
+        await stale.arrayBuffer();
+        expect((await fetch(pdfUrl(), { headers: { "If-None-Match": newEtag } })).status).to.equal(304);
+        expect(certificateRenders() - renders).to.equal(1);
+      } finally {
+        await stack.api.db("app.brands").where({ slug: "demo-apparel" }).update({ branding: JSON.stringify(brand!.branding) });
+      }
+    });
+  });
+
+  describe("GET /explorer/tx/:hash", () => {
+    it("answers a malformed hash without asking the chain", async () => {
+      const calls = rpc.count(...TX_LOOKUPS);
+      for (const hash of ["0x1234", `0x${"z".repeat(64)}`, `${"a".repeat(66)}`, `0x${"a".repeat(65)}`]) {
+        expect((await fetch(`${base}/explorer/tx/${hash}`)).status).to.equal(422);
+      }
+      expect(rpc.count(...TX_LOOKUPS)).to.equal(calls);
+    });
+
+    it("looks an unknown hash up once, however many ask at once or again, in either letter case", async () => {
+      const hash = randomHash();
+      const calls = rpc.count(...TX_LOOKUPS);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => fetch(`${base}/explorer/tx/${i % 2 ? hash : hash.toUpperCase().replace("0X", "0x")}`)),
+      );
+      for (const res of answers) expect(res.status).to.equal(404);
+      for (let i = 0; i < 10; i += 1) expect((await fetch(`${base}/explorer/tx/${hash}`)).status).to.equal(404);
+      expect(rpc.count(...TX_LOOKUPS) - calls).to.equal(1);
+    });
+
+    it("caps the lookups under way at once, and answers the rest busy rather than queue them", async () => {
+      const { concurrent, waiting } = EXPLORER_LOOKUPS;
+      const total = 120;
+      const calls = rpc.count(...TX_LOOKUPS);
+      // The chain answers nothing until released: every lookup the API starts stays under way.
+      const gate = rpc.hold("eth_getTransactionByHash");
+      const answered: Array<{ status: number; retryAfter: string | null }> = [];
+      const requests = Array.from({ length: total }, () =>
+        fetch(`${base}/explorer/tx/${randomHash()}`).then(async (res) => {
+          await res.arrayBuffer();
+          answered.push({ status: res.status, retryAfter: res.headers.get("retry-after") });
+        }),
+      );
+      try {
+        // Without a cap the held lookups pile up at the chain; with one the surplus is answered at once.
+        await waitFor("the surplus answered, or the chain asked beyond the cap", async () =>
+          answered.length >= total - concurrent - waiting || gate.held() > concurrent ? true : undefined,
+        60_000, 20);
+        expect(gate.held()).to.be.at.most(concurrent);
+      } finally {
+        gate.release();
+        await Promise.all(requests);
+      }
+      const busy = answered.filter((a) => a.status === 503);
+      expect(busy).to.have.length(total - concurrent - waiting);
+      for (const a of busy) expect(a.retryAfter).to.match(/^\d+$/);
+      expect(answered.filter((a) => a.status === 404)).to.have.length(concurrent + waiting);
+      expect(rpc.count(...TX_LOOKUPS) - calls).to.equal(concurrent + waiting);
+    });
+
+    it("shows a real transaction, and a repeat costs no further calls", async () => {
+      const { db } = stack.api;
+      const row = await db("app.passports").whereNotNull("tx_hash").first<{ tx_hash: string }>("tx_hash");
+      const first = await fetch(`${base}/explorer/tx/${row!.tx_hash}`);
+      expect(first.status).to.equal(200);
+      const page = await first.text();
+      expect(page).to.include(row!.tx_hash).and.include("success").and.include("PassportMinted");
+      const calls = rpc.count(...TX_LOOKUPS);
+      for (let i = 0; i < 5; i += 1) expect(await (await fetch(`${base}/explorer/tx/${row!.tx_hash}`)).text()).to.equal(page);
+      expect(rpc.count(...TX_LOOKUPS)).to.equal(calls);
+    });
+  });
+
+  describe("GET /api/stats", () => {
+    it("counts the platform once for many callers: concurrent and repeated requests share one set of count(*) and one head read", async () => {
+      const counts: string[] = [];
+      const onQuery = (query: { sql: string }) => {
+        if (/AS brands_active|AS passports_minted/.test(query.sql)) counts.push(query.sql);
+      };
+      stack.api.db.on("query", onQuery);
+      try {
+        const heads = rpc.count("eth_blockNumber");
+        const concurrent = await Promise.all(Array.from({ length: 40 }, () => fetch(`${base}/api/stats`)));
+        for (const res of concurrent) expect(res.status).to.equal(200);
+        for (let i = 0; i < 20; i += 1) expect((await fetch(`${base}/api/stats`)).status).to.equal(200);
+        const body = await json(await fetch(`${base}/api/stats`));
+        expect(body.brands).to.be.a("number").greaterThan(0);
+        expect(body.passports_minted).to.be.a("number").greaterThan(0);
+        expect(body.chain_head_block).to.be.a("number");
+        // One snapshot (two statements), or two if the cache turned over mid-test: never one per request.
+        expect(counts.length).to.be.at.most(4);
+        expect(rpc.count("eth_blockNumber") - heads).to.be.at.most(2);
+      } finally {
+        stack.api.db.off("query", onQuery);
+      }
+    });
+  });
+});
