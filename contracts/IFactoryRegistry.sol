@@ -5,8 +5,8 @@ pragma solidity ^0.8.24;
 /// @notice A factory is registered under a numeric id with the keccak256 of its off-chain profile and its ISO 3166-1
 /// alpha-2 country code. Verification and certifications are separate, audited steps, each an event.
 interface IFactoryRegistry {
-    /// @notice Certification bits of `certificationsOf`: bit i set means the factory holds certification i.
-    /// GOTS = 0, OEKO_TEX = 1, ISO9001 = 2, GRS = 3, BCI = 4, SA8000 = 5, BLUESIGN = 6.
+    /// @notice Certification bits of `certificationsOf`: bit i set means the factory holds certification i; the
+    /// bits are named in `CERTIFICATION_COUNT`'s `@custom:certifications`.
     struct Factory {
         bytes32 metadataHash;
         bytes2 country;
@@ -74,5 +74,8 @@ interface IFactoryRegistry {
     function factoryCount() external view returns (uint256);
 
     /// @notice How many certification bits are defined (see `Factory`).
+    /// @dev The list below (bit, code) is the single source of the certification codes: `npm run build` generates the
+    /// service's `CERTIFICATION_CODES` from it and fails unless its bits run 0..CERTIFICATION_COUNT-1. Append only.
+    /// @custom:certifications 0 GOTS, 1 OEKO-TEX, 2 ISO9001, 3 GRS, 4 BCI, 5 SA8000, 6 bluesign
     function CERTIFICATION_COUNT() external view returns (uint8);
 }

@@ -33,8 +33,7 @@ interface IProductPassport is IERC721, IERC4906 {
     event TagAssigned(uint256 indexed tokenId, bytes32 indexed tagHash, bytes32 previousTagHash);
 
     /// @notice A supply-chain step (`stage`) happened at `factoryId`; its details hash to `detailsHash`.
-    /// @dev Stage codes (1..MAX_STAGE): 1 FIBRE_SOURCED, 2 SPUN, 3 WOVEN_OR_KNITTED, 4 DYED_OR_PRINTED, 5 CUT, 6 SEWN,
-    /// 7 FINISHED, 8 QUALITY_CHECKED, 9 PACKED, 10 SHIPPED, 11 RECEIVED, 12 RETAIL_READY. Zero is never a stage.
+    /// @dev Stage codes 1..MAX_STAGE are named in `MAX_STAGE`'s `@custom:stages`. Zero is never a stage.
     event SupplyChainEventRecorded(
         uint256 indexed tokenId,
         uint64 indexed factoryId,
@@ -126,5 +125,9 @@ interface IProductPassport is IERC721, IERC4906 {
     function MAX_BATCH() external view returns (uint256);
 
     /// @notice The highest supply-chain stage code (see `SupplyChainEventRecorded`).
+    /// @dev The list below is the single source of the stage names: `npm run build` generates the service's
+    /// `SUPPLY_CHAIN_STAGES` from it and fails unless its codes run 1..MAX_STAGE. Append only; a code never changes.
+    /// @custom:stages 1 fibre_sourced, 2 spun, 3 woven_or_knitted, 4 dyed_or_printed, 5 cut, 6 sewn, 7 finished,
+    /// 8 quality_checked, 9 packed, 10 shipped, 11 received, 12 retail_ready
     function MAX_STAGE() external view returns (uint8);
 }

@@ -17,7 +17,7 @@ import {IProductPassport} from "./IProductPassport.sol";
 /// address holds the passport. To do that, this contract replaces OpenZeppelin's ownership and balance storage
 /// (`_ownerOf`, `balanceOf`, `_update`, `_increaseBalance` are overridden; OZ's own `_owners`/`_balances` are never
 /// written) and keeps the rest of OZ's ERC-721 (approvals, `transferFrom`, `safeTransferFrom`, `tokenURI`).
-/// Passports are never burnt.
+/// Passports are never burnt. Storage layout: docs/contracts.md (`npx tsx scripts/storage-layout.ts` prints it).
 contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPassport {
     /// @notice Role of the shared wallet: mints and maintains passports.
     bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
@@ -38,8 +38,9 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
     mapping(uint256 tokenId => bytes32) private _dataHashes;
     /// @dev Holder of a passport that is not with the custodian; zero while the custodian holds it.
     mapping(uint256 tokenId => address) private _nonCustodialOwners;
-    /// @dev Passport count per holder (custodian included).
-    mapping(address owner => uint256) private _balances;
+    /// @dev Passport count per holder, custodian included: what `balanceOf` returns. Named apart from OZ's private
+    /// `_balances`, which this contract never writes, so that no reader or tool takes one for the other.
+    mapping(address holder => uint256) private _passportBalances;
     /// @dev Written only when the status changes, so an Active passport costs nothing here.
     mapping(uint256 tokenId => Status) private _statuses;
     mapping(uint256 tokenId => bytes32) private _tagOfPassport;
@@ -241,7 +242,7 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
     /// @inheritdoc IERC721
     function balanceOf(address owner) public view override(ERC721, IERC721) returns (uint256) {
         if (owner == address(0)) revert ERC721InvalidOwner(address(0));
-        return _balances[owner];
+        return _passportBalances[owner];
     }
 
     /// @dev An existing passport without an owner slot is with the custodian.
@@ -251,10 +252,10 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
         return owner;
     }
 
-    /// @dev Our balances replace OZ's private ones, so the balance hook must write ours.
+    /// @dev `_passportBalances` replaces OZ's private `_balances`, so the balance hook must write ours.
     function _increaseBalance(address account, uint128 value) internal override {
         unchecked {
-            _balances[account] += value;
+            _passportBalances[account] += value;
         }
     }
 
@@ -274,8 +275,8 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
         _approve(address(0), tokenId, address(0), false);
         unchecked {
             // `from` holds the token, so its balance is at least one; no balance can reach 2**256.
-            _balances[from] -= 1;
-            _balances[to] += 1;
+            _passportBalances[from] -= 1;
+            _passportBalances[to] += 1;
         }
         if (to == custodian) {
             delete _nonCustodialOwners[tokenId];

@@ -1,4 +1,5 @@
-// Writes the contract ABIs from Hardhat's artifacts into indexer/abis/ as `as const` modules, so Ponder infers event types.
+// Writes what the off-chain code takes from the compiled contracts: the ABIs into indexer/abis/ (as `as const`
+// modules, so Ponder infers event types) and the contracts' code lists into api/src/generated/contract-constants.ts.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -19,3 +20,99 @@ for (const { artifact, name } of exports) {
   writeFileSync(path.join(outDir, `${name}.ts`), source);
 }
 console.log(`exported ${exports.length} ABIs to ${path.relative(root, outDir)}/`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Code lists. The contracts store certifications as bits and stages as numbers; their names live once, in the
+// interfaces' NatSpec (`@custom:certifications`, `@custom:stages`), and this turns them into TypeScript. The build
+// fails when a list and the contract constant that bounds it disagree, so a new code cannot be half added.
+// ---------------------------------------------------------------------------------------------------------------
+
+type AstNode = { nodeType?: string; name?: string; nodes?: AstNode[]; value?: AstNode & { value?: string } };
+type BuildInfo = {
+  output: { contracts: Record<string, Record<string, { metadata: string }>>; sources: Record<string, { ast: AstNode }> };
+};
+
+/** The Hardhat build-info (compiler input and output) that a contract's artifact was built in. */
+function buildInfoOf(sourcePath: string, contractName: string): BuildInfo {
+  const artifactDir = path.join(root, "artifacts", sourcePath);
+  const { buildInfo } = JSON.parse(readFileSync(path.join(artifactDir, `${contractName}.dbg.json`), "utf8"));
+  return JSON.parse(readFileSync(path.resolve(artifactDir, buildInfo), "utf8"));
+}
+
+/** A `@custom:<tag>` of a function's NatSpec, read from the compiler's devdoc (inside the contract metadata). */
+function customTag(sourcePath: string, contractName: string, functionSignature: string, tag: string): string {
+  const { metadata } = buildInfoOf(sourcePath, contractName).output.contracts[sourcePath][contractName];
+  const value = JSON.parse(metadata).output.devdoc.methods?.[functionSignature]?.[`custom:${tag}`];
+  if (typeof value !== "string") throw new Error(`${sourcePath}: ${functionSignature} has no @custom:${tag}`);
+  return value;
+}
+
+/** The literal value of a `constant` declared in a contract, read from the compiler's AST. */
+function constantValue(sourcePath: string, contractName: string, constantName: string): number {
+  const { ast } = buildInfoOf(sourcePath, contractName).output.sources[sourcePath];
+  const contract = ast.nodes?.find((n) => n.nodeType === "ContractDefinition" && n.name === contractName);
+  const declaration = contract?.nodes?.find((n) => n.nodeType === "VariableDeclaration" && n.name === constantName);
+  if (declaration?.value?.nodeType !== "Literal") throw new Error(`${sourcePath}: no literal constant ${constantName}`);
+  return Number(declaration.value.value);
+}
+
+/** "1 fibre_sourced, 2 spun" → [{ code: 1, name: "fibre_sourced" }, …], checking that codes run first..last. */
+function codeList(text: string, first: number, last: number, where: string): Array<{ code: number; name: string }> {
+  const entries = text.split(",").map((item) => {
+    const match = /^(\d+) (\S+)$/.exec(item.trim());
+    if (!match) throw new Error(`${where}: "${item.trim()}" is not "<code> <name>"`);
+    return { code: Number(match[1]), name: match[2] };
+  });
+  const codes = entries.map((e) => e.code).join(",");
+  const expected = Array.from({ length: last - first + 1 }, (_, i) => first + i).join(",");
+  if (codes !== expected) throw new Error(`${where}: codes are ${codes}, the contract bounds them to ${expected}`);
+  return entries;
+}
+
+const REGISTRY = { source: "contracts/IFactoryRegistry.sol", interface: "IFactoryRegistry" };
+const PASSPORT = { source: "contracts/IProductPassport.sol", interface: "IProductPassport" };
+const certificationCount = constantValue("contracts/FactoryRegistry.sol", "FactoryRegistry", "CERTIFICATION_COUNT");
+const maxStage = constantValue("contracts/ProductPassport.sol", "ProductPassport", "MAX_STAGE");
+const certifications = codeList(
+  customTag(REGISTRY.source, REGISTRY.interface, "CERTIFICATION_COUNT()", "certifications"),
+  0,
+  certificationCount - 1,
+  `${REGISTRY.interface}.CERTIFICATION_COUNT @custom:certifications`,
+);
+const stages = codeList(
+  customTag(PASSPORT.source, PASSPORT.interface, "MAX_STAGE()", "stages"),
+  1,
+  maxStage,
+  `${PASSPORT.interface}.MAX_STAGE @custom:stages`,
+);
+
+const constantsPath = path.join(root, "api", "src", "generated", "contract-constants.ts");
+const list = (items: string[]) => `[\n${items.map((item) => `  ${item},\n`).join("")}]`;
+const stageItems = stages.map((s) => `{ code: ${s.code}, name: ${JSON.stringify(s.name)} }`);
+mkdirSync(path.dirname(constantsPath), { recursive: true });
+writeFileSync(
+  constantsPath,
+  `// Generated by scripts/export-abis.ts from the NatSpec of ${REGISTRY.source} and ${PASSPORT.source}; do not edit.\n` +
+    `\n` +
+    `/** FactoryRegistry.CERTIFICATION_COUNT: how many certification bits the registry accepts. */\n` +
+    `export const CERTIFICATION_COUNT = ${certificationCount};\n` +
+    `\n` +
+    `/** Certification codes in the bit order of FactoryRegistry's mask: code i is bit i. */\n` +
+    `export const CERTIFICATION_CODES = ${list(certifications.map((c) => JSON.stringify(c.name)))} as const;\n` +
+    `export type CertificationCode = (typeof CERTIFICATION_CODES)[number];\n` +
+    `\n` +
+    `/** ProductPassport.MAX_STAGE: the highest supply-chain stage code (codes run 1..MAX_STAGE). */\n` +
+    `export const MAX_STAGE = ${maxStage};\n` +
+    `\n` +
+    `/** Supply-chain stages of ProductPassport's SupplyChainEventRecorded, by code. */\n` +
+    `export const SUPPLY_CHAIN_STAGES = ${list(stageItems)} as const;\n` +
+    `export type SupplyChainStageName = (typeof SUPPLY_CHAIN_STAGES)[number]["name"];\n` +
+    `\n` +
+    `/** Stage name by code, for looking up the stage of an indexed event. */\n` +
+    `export const SUPPLY_CHAIN_STAGE_NAMES: Readonly<Record<number, SupplyChainStageName>> = Object.fromEntries(\n` +
+    `  SUPPLY_CHAIN_STAGES.map((stage) => [stage.code, stage.name]),\n` +
+    `);\n`,
+);
+console.log(
+  `generated ${certifications.length} certification codes and ${stages.length} stages in ${path.relative(root, constantsPath)}`,
+);
