@@ -1,16 +1,7 @@
 // Builds the Koa application from its dependencies; it does not listen (server.ts does), so tests can mount it.
 import Router from "@koa/router";
 import Koa from "koa";
-import type { JsonRpcProvider } from "ethers";
-import type { Operator } from "./auth/sessions";
-import type { BrandContext } from "./middleware/brand-auth";
-import type { KeyCache } from "./brands/key-cache";
-import type { ChainAccess } from "./chain/access";
-import type { CallMeter } from "./metering/call-meter";
-import type { ScanRecorder } from "./routes/pages/scan-recorder";
-import type { Config } from "./config";
-import type { Knex } from "./db/knex";
-import type { Logger } from "./logger";
+import type { AppDeps, AppState } from "./deps";
 import { accessLog } from "./middleware/access-log";
 import { errorHandler } from "./middleware/error-handler";
 import { requestId } from "./middleware/request-id";
@@ -32,29 +23,6 @@ import { v1UsageRouter } from "./routes/v1/usage/router";
 import { v1WebhooksRouter } from "./routes/v1/webhooks/router";
 import { pagesRouter } from "./routes/pages/router";
 import { badgeRouter } from "./routes/badge/router";
-
-export type AppState = {
-  requestId: string;
-  body?: unknown;
-  rawBody?: string;
-  input?: unknown;
-  operator?: Operator;
-  brand?: BrandContext;
-};
-
-export type AppDeps = {
-  config: Config;
-  db: Knex;
-  provider: JsonRpcProvider;
-  chain: ChainAccess;
-  logger: Logger;
-  /** Valid API keys cached in this process; without it every request looks its key up. */
-  keyCache?: KeyCache;
-  /** Leases API calls per brand (metering/call-meter.ts); without it every call is one statement. */
-  callMeter?: CallMeter;
-  /** Counts scan-page views off the response path; without it the pages router makes its own. */
-  scanRecorder?: ScanRecorder;
-};
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,

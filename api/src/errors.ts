@@ -1,4 +1,4 @@
-// Error classes with the stable codes of spec section 7 (plus the few the spec leaves open, listed in the README).
+// Error classes with the stable codes of spec section 7 (plus the few the spec leaves open, listed in docs/api-conventions.md).
 
 export type ErrorDetail = { field: string; problem: string };
 

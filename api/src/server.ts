@@ -1,14 +1,15 @@
 // Starts the API process: configuration, migrations, HTTP listener on the configured host, graceful shutdown.
 import type { Server } from "node:http";
 import pino from "pino";
-import { buildApp, type AppDeps } from "./app";
+import { buildApp } from "./app";
+import type { AppDeps } from "./deps";
 import type { Config } from "./config";
 import { runProcess } from "./process-main";
 import { createDb } from "./db/knex";
 import { migrateLatest } from "./db/migrate";
 import { KeyCache } from "./brands/key-cache";
 import { CallMeter } from "./metering/call-meter";
-import { ScanRecorder } from "./routes/pages/scan-recorder";
+import { ScanRecorder } from "./scans/scan-recorder";
 import { createLogger } from "./logger";
 import { reconcilePendingIssuances } from "./passports/issuance";
 import { createChainAccess } from "./chain/access";

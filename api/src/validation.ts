@@ -1,10 +1,8 @@
-// JSON Schema validation with ajv, compiled once at start; validated input goes on ctx.state.input.
+// JSON Schema validation with ajv, compiled once at start. The middleware that applies it to requests and puts the
+// validated input on ctx.state.input is middleware/validate-body.ts (and validate-params.ts for paths).
 import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import type { Middleware } from "koa";
-import type { AppState } from "./app";
-import { ValidationError, type ErrorDetail } from "./errors";
-import { readJsonBody } from "./middleware/json-body";
+import type { ErrorDetail } from "./errors";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -31,17 +29,4 @@ export function toDetails(errors: ErrorObject[] | null | undefined, root = "body
 
 function joinPath(base: string, name: string): string {
   return base ? `${base}.${name}` : name;
-}
-
-/** Reads the JSON body (after whatever authentication runs before it), validates it against `schema`, and puts it on ctx.state.input. */
-export function validateBody<T>(schema: JsonSchema): Middleware<AppState> {
-  const check = compile<T>(schema);
-  return async (ctx, next) => {
-    await readJsonBody(ctx);
-    const body = ctx.state.body;
-    if (body === undefined) throw new ValidationError([{ field: "body", problem: "is required" }]);
-    if (!check(body)) throw new ValidationError(toDetails(check.errors));
-    ctx.state.input = body;
-    await next();
-  };
 }

@@ -10,7 +10,7 @@ import {
   TAGLINE_MAX,
   type Branding,
   type BrandingPatch,
-} from "../../api/src/pages/branding";
+} from "../../api/src/brands/branding";
 import { brandOption, requiredOption, stringOption, UsageError, type AdminCommand, type CommandContext, type OptionSpec } from "./command";
 
 const flagOf = (field: string) => field.replace(/_/g, "-");

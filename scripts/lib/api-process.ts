@@ -1,5 +1,6 @@
 // Starts the real API in this process on a free 127.0.0.1 port, for integration tests and benchmarks.
-import { buildApp, type AppDeps } from "../../api/src/app";
+import { buildApp } from "../../api/src/app";
+import type { AppDeps } from "../../api/src/deps";
 import { createChainAccess, type ChainAccess } from "../../api/src/chain/access";
 import { createProvider } from "../../api/src/chain/provider";
 import { loadConfig, type Config } from "../../api/src/config";
@@ -7,7 +8,7 @@ import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { KeyCache } from "../../api/src/brands/key-cache";
 import { CallMeter } from "../../api/src/metering/call-meter";
-import { ScanRecorder } from "../../api/src/routes/pages/scan-recorder";
+import { ScanRecorder } from "../../api/src/scans/scan-recorder";
 import { createLogger } from "../../api/src/logger";
 import { freePort } from "./processes";
 

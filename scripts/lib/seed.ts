@@ -1,17 +1,22 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
-// few products, some of them minted. Rows are created once; chain state is re-created on every new local chain.
+// few products, some of them minted. Rows are created once, through the same services the API and the admin CLI use
+// (so the demo data is what they would make); chain state is re-created on every new local chain.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getBytes, hexlify, toUtf8Bytes } from "ethers";
-import { apiKeyFromValue, generateApiKey } from "../../api/src/auth/api-keys";
-import { hashPassword } from "../../api/src/auth/passwords";
+import { createOperator, operatorExists, setOperatorPassword } from "../../api/src/auth/operators";
+import { getStoredBranding, setBranding } from "../../api/src/brands/branding";
+import { createBrand, ensureKey, getBrand, issueKey, productDefaults, setProductDefaults, type BrandRecord } from "../../api/src/brands/service";
 import type { Contracts } from "../../api/src/chain/contracts";
 import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
-import { estimateCarbon } from "../../api/src/products/carbon";
+import { NotFoundError } from "../../api/src/errors";
+import { saveFactoryProfile } from "../../api/src/factories/service";
 import { dataHashOf, passportContentFor, tokenIdOf, type FiberShare } from "../../api/src/passports/content";
-import { findProductByUid } from "../../api/src/passports/repo";
+import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
+import { findProductByUid } from "../../api/src/products/products.repo";
+import { registerProduct } from "../../api/src/products/service";
 
 export type FactorySeed = {
   factory_id: number;
@@ -51,7 +56,7 @@ export function loadFactories(): FactorySeed[] {
   return JSON.parse(readFileSync(path.join(__dirname, "..", "data", "factories.json"), "utf8")) as FactorySeed[];
 }
 
-const BRAND = { slug: "demo-apparel", name: "Demo Apparel Co.", uid_prefix: "DEMO" };
+const BRAND = { slug: "demo-apparel", name: "Demo Apparel Co.", uidPrefix: "DEMO" };
 /** White-label settings of the demo brand (docs-pages.md); no logo, since a local demo cannot reach an https host. */
 const DEMO_BRANDING = {
   primary_color: "#0A7C5A",
@@ -100,68 +105,64 @@ export async function seedDemo(options: {
   const factories = loadFactories();
 
   // Brand and its key. The key's plain value exists only in .data/demo.json (local mode) and in DEMO_API_KEY.
-  let brand = await db("app.brands").where({ slug: BRAND.slug }).first<{ id: number; name: string } | undefined>();
-  if (!brand) [brand] = await db("app.brands").insert({ ...BRAND, plan: "enterprise" }).returning(["id", "name"]);
-  // Also brands demo data seeded before branding existed; a branding an operator has set since is kept.
-  await db("app.brands").where({ id: brand!.id }).whereRaw("branding = '{}'::jsonb").update({ branding: JSON.stringify(DEMO_BRANDING) });
-  // Its products are made in Bangladesh unless a product or its factory says otherwise; another country set is kept.
-  await db("app.brands").where({ id: brand!.id }).whereNull("default_country_of_manufacture").update({ default_country_of_manufacture: "BD" });
   const wantedKey = options.demoApiKey ?? options.previous?.api_key;
-  const key = wantedKey ? apiKeyFromValue(wantedKey) : generateApiKey();
-  const hasKey = await db("app.api_keys").where({ key_hash: key.hash, brand_id: brand!.id }).whereNull("revoked_at").first();
-  if (!hasKey) {
-    await db("app.api_keys").insert({ brand_id: brand!.id, key_prefix: key.prefix, key_hash: key.hash, label: "demo" });
+  let brand = await getBrand(db, BRAND.slug).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  let apiKey: string;
+  if (!brand) {
+    const created = await createBrand(db, { ...BRAND, plan: "enterprise", keyLabel: "demo", keyValue: wantedKey });
+    brand = created.brand;
+    apiKey = created.key.key;
+  } else if (wantedKey) {
+    await ensureKey(db, BRAND.slug, wantedKey, "demo");
+    apiKey = wantedKey;
+  } else {
+    apiKey = (await issueKey(db, BRAND.slug, "demo")).key;
   }
+  // Also brands demo data seeded before branding existed; a branding an operator has set since is kept.
+  if (Object.keys((await getStoredBranding(db, BRAND.slug)).branding).length === 0) await setBranding(db, BRAND.slug, DEMO_BRANDING);
+  // Its products are made in Bangladesh unless a product or its factory says otherwise; another country set is kept.
+  if ((await productDefaults(db, brand.id)).countryOfManufacture === null) await setProductDefaults(db, BRAND.slug, { countryOfManufacture: "BD" });
 
   const operator = await ensureOperator(db, OPERATOR_EMAIL, "operator", factories[0]!.factory_id, options.previous?.operator?.password);
   const admin = await ensureOperator(db, ADMIN_EMAIL, "admin", null, options.previous?.admin?.password);
 
   // Factory profiles (off chain) and their registration, certifications and verification (on chain).
-  for (const factory of factories) {
-    const profile = factoryProfile(factory);
-    await db("app.factory_profiles")
-      .insert({ ...profile, metadata_hash: dataHashOf(profile) })
-      .onConflict("factory_id")
-      .ignore();
-  }
-  const registered = await registerFactoriesOnChain(wallet, contracts, factories, log);
+  // The profile is stored as POST /api/factories stores it, so its metadata hash is the one registered on chain.
+  const metadataHashes = new Map<number, string>();
+  for (const factory of factories) metadataHashes.set(factory.factory_id, await saveFactoryProfile(db, factory));
+  const registered = await registerFactoriesOnChain(wallet, contracts, factories, metadataHashes, log);
 
   // Products: rows once; passports minted on the current chain if not yet.
   const products: DemoState["products"] = [];
   for (const demo of DEMO_PRODUCTS) {
-    const uid = `${BRAND.uid_prefix}-${demo.code}`;
-    let product = await db("app.products").where({ uid }).first<{ id: number } | undefined>();
+    const uid = `${BRAND.uidPrefix}-${demo.code}`;
+    let product = await findProductByUid(db, uid);
     if (!product) {
-      const carbon = estimateCarbon(demo.category, demo.fabric_type);
       const factory = factories.find((f) => f.factory_id === demo.factory_id)!;
-      [product] = await db("app.products")
-        .insert({
-          brand_id: brand!.id,
-          uid,
-          sku: demo.sku,
-          name: demo.name,
-          category: demo.category,
-          fabric_type: demo.fabric_type,
-          price: demo.price,
-          description: null,
-          factory_id: demo.factory_id,
-          fiber_composition: JSON.stringify(demo.fiber),
-          certifications: JSON.stringify([]),
-          care_instructions: demo.care,
-          country_of_manufacture: factory.country,
-          carbon_kg: carbon.kg,
-          carbon_rating: carbon.rating,
-        })
-        .returning(["id"]);
+      await registerProduct(db, demoBrand(brand), {
+        sku: demo.sku,
+        name: demo.name,
+        category: demo.category,
+        fabric_type: demo.fabric_type,
+        price: demo.price,
+        factory_id: demo.factory_id,
+        fiber_composition: demo.fiber,
+        care_instructions: demo.care,
+        country_of_manufacture: factory.country,
+      }, { uid });
+      product = (await findProductByUid(db, uid))!;
     }
-    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product!.id, uid, demo);
+    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product.id, uid, demo);
     products.push({ uid, minted: demo.minted });
   }
   log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
 
   return {
     brand_slug: BRAND.slug,
-    api_key: key.key,
+    api_key: apiKey,
     operator: { email: OPERATOR_EMAIL, password: operator },
     admin: { email: ADMIN_EMAIL, password: admin },
     factory_ids: factories.map((f) => f.factory_id),
@@ -169,31 +170,31 @@ export async function seedDemo(options: {
   };
 }
 
-/** The off-chain profile of a factory; its keccak256 is the metadata hash registered on chain. */
-export function factoryProfile(factory: FactorySeed) {
-  const { verified: _verified, ...profile } = factory;
-  return profile;
+function demoBrand(brand: BrandRecord) {
+  return { id: brand.id, slug: brand.slug, uidPrefix: brand.uidPrefix };
 }
 
 /** Creates the operator if missing (with the remembered or a new random password); returns the password. */
 async function ensureOperator(db: Knex, email: string, role: "admin" | "operator", factoryId: number | null, remembered?: string) {
   const password = remembered ?? randomBytes(12).toString("base64url");
-  const existing = await db("app.operators").where({ email }).first();
-  if (!existing) {
-    await db("app.operators").insert({ email, role, factory_id: factoryId, password_hash: await hashPassword(password) });
-  } else if (!remembered) {
-    await db("app.operators").where({ email }).update({ password_hash: await hashPassword(password) });
-  }
+  if (!(await operatorExists(db, email))) await createOperator(db, { email, role, factoryId, password });
+  else if (!remembered) await setOperatorPassword(db, email, password);
   return password;
 }
 
-async function registerFactoriesOnChain(wallet: SharedWallet, contracts: Contracts, factories: FactorySeed[], log: (line: string) => void) {
+async function registerFactoriesOnChain(
+  wallet: SharedWallet,
+  contracts: Contracts,
+  factories: FactorySeed[],
+  metadataHashes: Map<number, string>,
+  log: (line: string) => void,
+) {
   const pending = [];
   let count = 0;
   for (const factory of factories) {
     if (await contracts.registry.isRegistered(factory.factory_id)) continue;
     count += 1;
-    const metadataHash = dataHashOf(factoryProfile(factory));
+    const metadataHash = metadataHashes.get(factory.factory_id)!;
     pending.push(await wallet.send(() => contracts.registry.registerFactory(factory.factory_id, metadataHash, countryBytes(factory.country))));
     const mask = certificationMask(factory.certifications);
     if (mask !== 0) pending.push(await wallet.send(() => contracts.registry.setCertifications(factory.factory_id, mask)));
@@ -220,21 +221,17 @@ async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contr
   }
   const receipt = await tx.wait();
   await Promise.all(followUps.map((t) => t.wait()));
-  await db("app.passports")
-    .insert({
-      product_id: productId,
-      token_id: tokenId,
-      data_hash: dataHash,
-      status: "minted",
-      chain_id: contracts.deployment.chainId,
-      contract_address: contracts.deployment.contracts.ProductPassport.address,
-      tx_hash: tx.hash,
-      nonce: tx.nonce,
-      block_number: receipt!.blockNumber,
-      minted_at: new Date(),
-    })
-    .onConflict("product_id")
-    .merge();
+  await upsertMintedIssuance(db, {
+    product_id: productId,
+    token_id: tokenId,
+    data_hash: dataHash,
+    chain_id: contracts.deployment.chainId,
+    contract_address: contracts.deployment.contracts.ProductPassport.address,
+    tx_hash: tx.hash,
+    nonce: tx.nonce,
+    block_number: receipt!.blockNumber,
+    minted_at: new Date(),
+  });
 }
 
 function countryBytes(country: string): string {

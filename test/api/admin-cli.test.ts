@@ -159,7 +159,7 @@ describe("operator CLI (npm run admin)", () => {
     const cleared = await adminJson(["set-limits", "--brand", "cli-limits", "--clear"]);
     expect(cleared.limit_overrides).to.deep.equal({});
 
-    // The API process writes its endpoint counts every second (README, "Plans and limits"); the call counter itself
+    // The API process writes its endpoint counts every second (docs/brand-api.md, "Plans and limits"); the call counter itself
     // is exact at once. Read until the endpoint counts add up to the calls, for at most five seconds.
     let usage = await adminJson(["show-usage", "--brand", "cli-limits"]);
     const counted = (u: typeof usage) => u.endpoint_breakdown.reduce((sum: number, row: { calls: number }) => sum + row.calls, 0);

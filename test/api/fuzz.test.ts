@@ -3,7 +3,7 @@ import http from "node:http";
 import { expect } from "chai";
 import fc from "fast-check";
 import { loginBody } from "../../api/src/routes/auth/schemas";
-import { CERTIFICATION_CODES } from "../../api/src/routes/factories/reputation";
+import { CERTIFICATION_CODES } from "../../api/src/factories/reputation";
 import { assignTagBody, mintBody, registerFactoryBody, supplyChainEventBody } from "../../api/src/routes/operations/schemas";
 import { compile, type JsonSchema } from "../../api/src/validation";
 import { json } from "../support/http";
@@ -20,7 +20,7 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 /** UIDs of this shape exist nowhere: a schema-valid write naming one ends in 404 (or 403), never on chain. */
 const UNKNOWN_PREFIX = "FZ";
 
-/** The README's error codes with their HTTP status. */
+/** The error codes of docs/api-conventions.md with their HTTP status. */
 const ERROR_STATUS: Record<string, number> = {
   MISSING_KEY: 401,
   INVALID_KEY: 401,
@@ -140,7 +140,7 @@ function envelopeProblem(answer: Answer, requestId: string): string | undefined 
   }
   const error = body?.error;
   if (body?.success !== false || typeof error !== "object" || error === null) return `HTTP ${status} without the error envelope: ${answer.text.slice(0, 200)}`;
-  if (typeof error.code !== "string" || !(error.code in ERROR_STATUS)) return `HTTP ${status} with a code not in the README: ${String(error.code)}`;
+  if (typeof error.code !== "string" || !(error.code in ERROR_STATUS)) return `HTTP ${status} with a code not in docs/api-conventions.md: ${String(error.code)}`;
   if (ERROR_STATUS[error.code] !== status) return `${error.code} answered with HTTP ${status}, not ${ERROR_STATUS[error.code]}`;
   if (typeof error.message !== "string" || error.message === "") return `HTTP ${status} ${error.code} without a message`;
   if (error.request_id !== requestId) return `request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`;

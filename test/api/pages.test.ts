@@ -9,7 +9,7 @@ import vm from "node:vm";
 import { expect } from "chai";
 import { createBrand, setBrandStatus } from "../../api/src/brands/service";
 import { tokenIdOf } from "../../api/src/passports/content";
-import { setBranding } from "../../api/src/pages/branding";
+import { setBranding } from "../../api/src/brands/branding";
 import { waitFor } from "../../scripts/lib/processes";
 import { json } from "../support/http";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";

@@ -8,7 +8,7 @@ import { createBrand, setLimitOverrides } from "../../api/src/brands/service";
 import { createProvider } from "../../api/src/chain/provider";
 import { createLogger } from "../../api/src/logger";
 import { tokenIdOf } from "../../api/src/passports/content";
-import { ScanRecorder, SCAN_COUNTING } from "../../api/src/routes/pages/scan-recorder";
+import { ScanRecorder, SCAN_COUNTING } from "../../api/src/scans/scan-recorder";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 

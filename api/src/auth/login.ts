@@ -1,10 +1,11 @@
 // Operator login and logout: Argon2id verification behind a Postgres-backed brute-force throttle; revocable sessions.
-import type { Knex } from "../../db/knex";
+import type { Knex } from "../db/knex";
 import { randomBytes } from "node:crypto";
-import { hashPassword, verifyPassword } from "../../auth/passwords";
-import { createSession, revokeSessions, TOKEN_LIFETIME_SECONDS } from "../../auth/sessions";
-import { ACCOUNT_POLICY, CLIENT_POLICY, PAIR_POLICY, reserveAttempt, settleSuccess, sleep } from "../../auth/throttle";
-import { UnauthorizedError } from "../../errors";
+import { findOperatorByEmail } from "./operators.repo";
+import { hashPassword, verifyPassword } from "./passwords";
+import { createSession, revokeSessions, TOKEN_LIFETIME_SECONDS } from "./sessions";
+import { ACCOUNT_POLICY, CLIENT_POLICY, PAIR_POLICY, reserveAttempt, settleSuccess, sleep } from "./throttle";
+import { UnauthorizedError } from "../errors";
 
 // Verified when the email is unknown, so a wrong email costs the same time as a wrong password.
 let dummyHash: Promise<string> | undefined;
@@ -20,9 +21,7 @@ export async function login(db: Knex, email: string, password: string, clientIp:
   // it short by reading an early answer.
   const delayMs = await reserveAttempt(db, [pair, client, account]);
   await sleep(delayMs);
-  const operator = await db("app.operators")
-    .whereRaw("lower(email) = ?", [normalised])
-    .first<{ id: number; email: string; role: "admin" | "operator"; factory_id: string | null; password_hash: string } | undefined>();
+  const operator = await findOperatorByEmail(db, normalised);
   const valid = await verifyPassword(operator?.password_hash ?? (await dummy()), password).catch(() => false);
   // A failure needs no more bookkeeping: the reserved attempt stays counted.
   if (!operator || !valid) throw new UnauthorizedError("Wrong email or password.");

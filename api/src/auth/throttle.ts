@@ -3,6 +3,7 @@
 // their attempt before the password is checked (reserveAttempt), so parallel guesses cannot outrun the count.
 import type { Knex } from "../db/knex";
 import { RateLimitError } from "../errors";
+import { countAttempt, countFailure, deleteFailures, giveBackAttempt, latestLock } from "./throttle.repo";
 
 export type ThrottlePolicy = {
   /** Failures counted within this window. */
@@ -39,13 +40,9 @@ function delayFor(failures: number, slowAfter: number): number {
 
 /** Refuses with 429 RATE_LIMIT if any of `keys` is locked. */
 export async function assertNotLocked(db: Knex, keys: string[]): Promise<void> {
-  const locked = await db("app.auth_failures")
-    .whereIn("key", keys)
-    .where("locked_until", ">", db.fn.now())
-    .max<{ until: Date | null }>("locked_until as until")
-    .first();
-  if (locked?.until) {
-    const seconds = Math.max(1, Math.ceil((new Date(locked.until).getTime() - Date.now()) / 1000));
+  const until = await latestLock(db, keys);
+  if (until) {
+    const seconds = Math.max(1, Math.ceil((new Date(until).getTime() - Date.now()) / 1000));
     throw new RateLimitError(seconds, "Too many failed attempts; try again later.");
   }
 }
@@ -54,19 +51,8 @@ export async function assertNotLocked(db: Knex, keys: string[]): Promise<void> {
 export async function recordFailure(db: Knex, keys: ThrottledKey[]): Promise<number> {
   let delayMs = 0;
   for (const { key, policy } of keys) {
-    const { rows } = await db.raw<{ rows: Array<{ failures: number }> }>(
-      `INSERT INTO app.auth_failures (key, failures, window_started_at) VALUES (?, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN app.auth_failures.window_started_at < now() - make_interval(secs => ?)
-                         THEN 1 ELSE app.auth_failures.failures + 1 END,
-         window_started_at = CASE WHEN app.auth_failures.window_started_at < now() - make_interval(secs => ?)
-                                  THEN now() ELSE app.auth_failures.window_started_at END,
-         locked_until = CASE WHEN app.auth_failures.failures + 1 >= ? AND app.auth_failures.window_started_at >= now() - make_interval(secs => ?)
-                             THEN now() + make_interval(secs => ?) ELSE app.auth_failures.locked_until END
-       RETURNING failures`,
-      [key, policy.windowSeconds, policy.windowSeconds, policy.lockAfter, policy.windowSeconds, policy.lockSeconds],
-    );
-    delayMs = Math.max(delayMs, delayFor(rows[0]?.failures ?? 0, policy.slowAfter));
+    const failures = await countFailure(db, key, policy);
+    delayMs = Math.max(delayMs, delayFor(failures, policy.slowAfter));
   }
   return delayMs;
 }
@@ -84,27 +70,7 @@ export async function reserveAttempt(db: Knex, keys: AttemptKey[]): Promise<numb
   for (const { key, policy } of keys) {
     const lockAfter = "lockAfter" in policy ? policy.lockAfter : null;
     const lockSeconds = "lockSeconds" in policy ? policy.lockSeconds : null;
-    // A live lock keeps its window (it is not reset under the lock); a stale window starts again at this attempt.
-    // With no lockAfter (a slowdown policy) the comparisons are NULL, so no lock is ever set.
-    const { rows } = await db.raw<{ rows: Array<{ failures: number; retry_after: number | null }> }>(
-      `WITH p AS (SELECT now() - make_interval(secs => :windowSeconds) AS stale_before,
-                         now() + make_interval(secs => :lockSeconds) AS lock_until)
-       INSERT INTO app.auth_failures AS f (key, failures, window_started_at, locked_until)
-       SELECT :key, 1, now(), CASE WHEN 1 >= :lockAfter THEN p.lock_until END FROM p
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN (f.locked_until > now()) IS NOT TRUE AND f.window_started_at < (SELECT stale_before FROM p)
-                         THEN 1 ELSE LEAST(f.failures + 1, :cap) END,
-         window_started_at = CASE WHEN (f.locked_until > now()) IS NOT TRUE AND f.window_started_at < (SELECT stale_before FROM p)
-                                  THEN now() ELSE f.window_started_at END,
-         locked_until = CASE WHEN f.locked_until > now() THEN f.locked_until
-                             WHEN f.window_started_at < (SELECT stale_before FROM p)
-                               THEN CASE WHEN 1 >= :lockAfter THEN (SELECT lock_until FROM p) END
-                             WHEN f.failures + 1 >= :lockAfter THEN (SELECT lock_until FROM p)
-                        END
-       RETURNING failures, CAST(ceil(extract(epoch FROM locked_until - now())) AS integer) AS retry_after`,
-      { key, windowSeconds: policy.windowSeconds, lockSeconds: lockSeconds ?? 0, lockAfter, cap: (lockAfter ?? policy.slowAfter) + COUNT_HEADROOM },
-    );
-    const row = rows[0]!;
+    const row = await countAttempt(db, key, policy, { lockAfter, lockSeconds, cap: (lockAfter ?? policy.slowAfter) + COUNT_HEADROOM });
     if (lockAfter !== null && row.failures > lockAfter) {
       throw new RateLimitError(Math.max(1, row.retry_after ?? 1), "Too many failed attempts; try again later.");
     }
@@ -120,17 +86,12 @@ export async function reserveAttempt(db: Knex, keys: AttemptKey[]): Promise<numb
 export async function settleSuccess(db: Knex, clear: string[], giveBack: ThrottledKey[]): Promise<void> {
   if (clear.length > 0) await clearFailures(db, clear);
   for (const { key, policy } of giveBack) {
-    await db("app.auth_failures")
-      .where({ key })
-      .update({
-        failures: db.raw("greatest(failures - 1, 0)"),
-        locked_until: db.raw("CASE WHEN failures - 1 < ? THEN NULL ELSE locked_until END", [policy.lockAfter]),
-      });
+    await giveBackAttempt(db, key, policy.lockAfter);
   }
 }
 
 export async function clearFailures(db: Knex, keys: string[]): Promise<void> {
-  await db("app.auth_failures").whereIn("key", keys).del();
+  await deleteFailures(db, keys);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,6 @@
 // A brand's white-label settings (app.brands.branding): their bounds, the strict check applied when an operator
 // sets them, and the lenient reading the pages use, which drops any stored value outside the bounds.
-import { SLUG_PATTERN } from "../brands/service";
+import { SLUG_PATTERN } from "./service";
 import type { Knex } from "../db/knex";
 import { NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { readBranding as readStoredBranding, writeBranding } from "./branding.repo";

@@ -4,7 +4,7 @@
 // no entry lives longer than 2 s, so a revocation holds on every replica within 2 s even if a notification is lost.
 import pg from "pg";
 import type { Logger } from "../logger";
-import type { BrandRecord } from "./repo";
+import type { BrandRecord } from "./brands.repo";
 
 export type CachedKey = { keyId: number; keyHash: Buffer; lastUsedAt: Date | null; brand: BrandRecord; validUntil: number };
 

@@ -1,9 +1,9 @@
 // Brand accounts and their API keys: creation, keys shown once and stored hashed, rotation, revocation, plans, limits.
 import { invalidateKeyCaches, type KeyCache } from "./key-cache";
-import { generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
+import { apiKeyFromValue, generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
-import { isPlanName, overrideProblems, PLAN_NAMES, type LimitOverrides } from "../plans/catalogue";
+import { isPlanName, overrideProblems, PLAN_NAMES, type EffectiveLimits, type LimitOverrides } from "../plans/catalogue";
 import { isCountryCode, normaliseCategory } from "../products/defaults";
 import {
   brandExistsWith,
@@ -22,10 +22,10 @@ import {
   type BrandRecord,
   type BrandStatus,
   type ProductDefaultsRecord,
-} from "./repo";
+} from "./brands.repo";
 
 export type { ApiKeyRecord, BrandRecord, BrandStatus, ProductDefaultsRecord };
-export { listBrands } from "./repo";
+export { listBrands } from "./brands.repo";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 /** The prefix of the brand's product UIDs (`<PREFIX>-<CODE>`), upper case, as the UID pattern allows. */
@@ -37,10 +37,30 @@ export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 /** Longer than any key this service issues (pr_live_ + 43 characters) or an operator would choose. */
 export const MAX_KEY_LENGTH = 200;
 
+/** The brand a v1 request acts for, once its API key checked out (middleware/brand-auth.ts), with its limits. */
+export type BrandContext = {
+  id: number;
+  slug: string;
+  name: string;
+  uidPrefix: string;
+  status: "active" | "suspended";
+  plan: string;
+  limits: EffectiveLimits;
+};
+
 /** A key as shown once, at creation. */
 export type IssuedKey = { key: string; id: number; prefix: string; label: string | null; createdAt: Date };
 
-export type NewBrand = { slug: string; name: string; uidPrefix: string; plan?: string; limitOverrides?: LimitOverrides; keyLabel?: string };
+export type NewBrand = {
+  slug: string;
+  name: string;
+  uidPrefix: string;
+  plan?: string;
+  limitOverrides?: LimitOverrides;
+  keyLabel?: string;
+  /** The first key's value when the operator chose it (DEMO_API_KEY in local mode); generated otherwise. */
+  keyValue?: string;
+};
 
 export async function createBrand(db: Knex, input: NewBrand): Promise<{ brand: BrandRecord; key: IssuedKey }> {
   const uidPrefix = input.uidPrefix.trim().toUpperCase();
@@ -61,7 +81,7 @@ export async function createBrand(db: Knex, input: NewBrand): Promise<{ brand: B
       if (await brandExistsWith(trx, "slug", input.slug)) throw new ConflictError(`A brand with slug "${input.slug}" exists already.`);
       throw new ConflictError(`UID prefix ${uidPrefix} belongs to another brand.`);
     }
-    const key = await addKey(trx, brand.id, input.keyLabel ?? "first key");
+    const key = await addKey(trx, brand.id, input.keyLabel ?? "first key", input.keyValue);
     return { brand, key };
   });
 }
@@ -77,6 +97,17 @@ export async function issueKey(db: Knex, slug: string, label?: string): Promise<
   if (problems.length > 0) throw new ValidationError(problems);
   const brand = await getBrand(db, slug);
   return addKey(db, brand.id, label ?? null);
+}
+
+/**
+ * Makes a key whose value the operator chose (DEMO_API_KEY in local mode) valid for the brand: added unless it is
+ * valid for the brand already.
+ */
+export async function ensureKey(db: Knex, slug: string, value: string, label: string | null): Promise<void> {
+  const brand = await getBrand(db, slug);
+  const existing = await findBrandByKeyHash(db, hashApiKey(value));
+  if (existing?.brand.id === brand.id) return;
+  await addKey(db, brand.id, label, value);
 }
 
 export async function listKeys(db: Knex, slug: string): Promise<ApiKeyRecord[]> {
@@ -231,8 +262,8 @@ export async function brandForKey(db: Knex, presentedKey: string, cache?: KeyCac
   return found.brand;
 }
 
-async function addKey(db: Knex, brandId: number, label: string | null): Promise<IssuedKey> {
-  const generated = generateApiKey();
+async function addKey(db: Knex, brandId: number, label: string | null, value?: string): Promise<IssuedKey> {
+  const generated = value === undefined ? generateApiKey() : apiKeyFromValue(value);
   const row = await insertApiKey(db, { brandId, prefix: generated.prefix, hash: generated.hash, label });
   return { key: generated.key, id: row.id, prefix: row.prefix, label: row.label, createdAt: row.createdAt };
 }

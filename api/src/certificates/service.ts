@@ -1,9 +1,10 @@
 // Certificate issuance for a brand: quota, idempotent mint, and the certificate PDF.
-import type { AppDeps } from "../../../app";
-import { NotFoundError } from "../../../errors";
-import { issuePassport, type Issuance } from "../../../passports/issuance";
-import { findProductByUid } from "../../../passports/repo";
-import type { CertificatePdfInput } from "../../../certificates/pdf";
+import type { AppDeps } from "../deps";
+import { getStoredBranding } from "../brands/branding";
+import { NotFoundError } from "../errors";
+import { issuePassport, type Issuance } from "../passports/issuance";
+import { findProductByUid } from "../products/products.repo";
+import type { CertificatePdfInput } from "./pdf";
 import { brandProduct } from "../products/service";
 
 export type QuotaGate = {
@@ -40,10 +41,10 @@ export async function issueCertificate(deps: AppDeps, brandId: number, uid: stri
 export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<CertificatePdfInput> {
   const product = await findProductByUid(deps.db, uid);
   if (!product || product.passport_status !== "minted" || !product.passport_tx_hash) throw new NotFoundError("Certificate");
-  const brand = await deps.db("app.brands").where({ id: product.brand_id }).first<{ branding: { primary_color?: string } }>("branding");
+  const { branding } = await getStoredBranding(deps.db, product.brand_slug);
   const { config } = deps;
   return {
-    brand: { name: product.brand_name, slug: product.brand_slug, primaryColor: brand?.branding?.primary_color },
+    brand: { name: product.brand_name, slug: product.brand_slug, primaryColor: branding.primary_color as string | undefined },
     product: { name: product.name, sku: product.sku, category: product.category },
     uid: product.uid,
     tokenId: product.passport_token_id!,

@@ -1,6 +1,6 @@
 // Sends one shared-wallet transaction, waits (bounded) for its receipt, and describes it for a response.
 import type { ContractTransactionResponse } from "ethers";
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { ServiceUnavailableError } from "../errors";
 import { explorerTxUrl } from "./explorer";
 

@@ -1,5 +1,5 @@
 // SQL for factories: the indexer's registry views joined with the off-chain profiles in schema app.
-import type { Knex } from "../../db/knex";
+import type { Knex } from "../db/knex";
 
 export type FactoryRecord = {
   factoryId: number;
@@ -115,4 +115,13 @@ export async function findFactories(db: Knex, schema: string, factoryIds: number
 export async function listFactories(db: Knex, schema: string): Promise<FactoryRecord[]> {
   const rows = await query(db, schema).orderByRaw("1");
   return (rows as Row[]).map(toRecord);
+}
+
+export async function factoryProfileExists(db: Knex, factoryId: number): Promise<{ country: string } | undefined> {
+  return db("app.factory_profiles").where({ factory_id: factoryId }).first<{ country: string } | undefined>("country");
+}
+
+/** Creates or replaces a factory's off-chain profile. */
+export async function upsertFactoryProfile(db: Knex, profile: Record<string, unknown> & { factory_id: number; metadata_hash: string }): Promise<void> {
+  await db("app.factory_profiles").insert(profile).onConflict("factory_id").merge();
 }

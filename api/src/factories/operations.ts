@@ -1,30 +1,20 @@
 // Factory-write operations: each writes on chain through the shared wallet and returns the transaction.
 import { keccak256, toUtf8Bytes } from "ethers";
-import type { AppDeps } from "../../app";
-import type { Operator } from "../../auth/sessions";
-import { getBrand } from "../../brands/service";
-import { sendAndConfirm, type SentTransaction } from "../../chain/transactions";
-import { BrandInactiveError, ConflictError, ForbiddenError, NotFoundError } from "../../errors";
-import { consumeQuota, refundQuota } from "../../metering/service";
-import { dataHashOf, tokenIdOf } from "../../passports/content";
-import { confirmMaker, findProductByUid, type ProductRow } from "../../passports/repo";
-import { effectiveLimits, type EffectiveLimits } from "../../plans/catalogue";
-import { CERTIFICATION_CODES } from "../factories/reputation";
-import { issueCertificate, type QuotaGate } from "../v1/certificates/service";
+import type { AppDeps } from "../deps";
+import type { Operator } from "../auth/sessions";
+import { getBrand } from "../brands/service";
+import { sendAndConfirm, type SentTransaction } from "../chain/transactions";
+import { BrandInactiveError, ConflictError, ForbiddenError, NotFoundError } from "../errors";
+import { consumeQuota, refundQuota } from "../metering/service";
+import { dataHashOf, tokenIdOf } from "../passports/content";
+import { confirmMaker, findProductByUid, type ProductRow } from "../products/products.repo";
+import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
+import { CERTIFICATION_CODES } from "./reputation";
+import { saveFactoryProfile, type FactoryProfileInput } from "./service";
+import { saveSupplyChainDetails } from "../passports/supply-chain.repo";
+import { issueCertificate, type QuotaGate } from "../certificates/service";
 
-export type RegisterFactoryInput = {
-  factory_id: number;
-  name: string;
-  city: string;
-  country: string;
-  certifications?: string[];
-  product_types?: string[];
-  capacity_units_per_month: number;
-  min_order_units: number;
-  lead_time_days: number;
-  description?: string;
-  verified?: boolean;
-};
+export type RegisterFactoryInput = FactoryProfileInput & { verified?: boolean };
 
 /** An operator acts only for its own factory; an admin acts for any. */
 export function assertActsFor(operator: Operator, factoryId: number): void {
@@ -52,20 +42,7 @@ export async function registerFactory(deps: AppDeps, operator: Operator, input: 
   if (operator.role !== "admin") throw new ForbiddenError("Registering a factory needs an admin.");
   const { registry } = deps.chain.contracts();
   if (await registry.isRegistered(input.factory_id)) throw new ConflictError(`Factory ${input.factory_id} is registered already.`);
-  const profile = {
-    factory_id: input.factory_id,
-    name: input.name,
-    city: input.city,
-    country: input.country,
-    certifications: input.certifications ?? [],
-    product_types: input.product_types ?? [],
-    capacity_units_per_month: input.capacity_units_per_month,
-    min_order_units: input.min_order_units,
-    lead_time_days: input.lead_time_days,
-    description: input.description ?? "",
-  };
-  const metadataHash = dataHashOf(profile);
-  await deps.db("app.factory_profiles").insert({ ...profile, metadata_hash: metadataHash }).onConflict("factory_id").merge();
+  const metadataHash = await saveFactoryProfile(deps.db, input);
   const country = `0x${Buffer.from(input.country, "latin1").toString("hex")}`;
   const registration = await sendAndConfirm(deps, () => registry.registerFactory(input.factory_id, metadataHash, country));
   const transactions: Array<SentTransaction & { action: string }> = [{ action: "register", ...registration }];
@@ -147,7 +124,7 @@ export async function recordSupplyChainEvent(
   const { product, tokenId } = await mintedProduct(deps, operator, factoryId, input.uid);
   const details = { uid: product.uid, factory_id: factoryId, stage: input.stage, recorded_at: new Date().toISOString(), ...(input.details ?? {}) };
   const detailsHash = dataHashOf(details);
-  await deps.db("app.supply_chain_details").insert({ details_hash: detailsHash, details: JSON.stringify(details) }).onConflict("details_hash").ignore();
+  await saveSupplyChainDetails(deps.db, detailsHash, details);
   const { passport } = deps.chain.contracts();
   const sent = await sendAndConfirm(deps, () => passport.recordSupplyChainEvent(tokenId, factoryId, input.stage, detailsHash));
   await confirmMaker(deps.db, product.id, factoryId);

@@ -1,5 +1,5 @@
 // The factory reputation score: 0-100 from indexed on-chain activity only, so anyone can recompute it from the chain.
-// The formula and a worked example are in the README ("Factory reputation").
+// The formula and a worked example are in docs/public-api.md ("Factory reputation").
 
 export const CERTIFICATION_CODES = ["GOTS", "OEKO-TEX", "ISO9001", "GRS", "BCI", "SA8000", "bluesign"] as const;
 export type CertificationCode = (typeof CERTIFICATION_CODES)[number];

@@ -1,8 +1,9 @@
-// Factory reputation: the indexed registry and counters, scored by reputation.ts.
-import type { Knex } from "../../db/knex";
-import { NotFoundError } from "../../errors";
-import { fromViews } from "../../onchain/views";
-import { findFactory, listFactories, type FactoryRecord } from "./repo";
+// Factories: their off-chain profiles, and their reputation from the indexed registry and counters (reputation.ts).
+import type { Knex } from "../db/knex";
+import { NotFoundError } from "../errors";
+import { fromViews } from "../onchain/views";
+import { dataHashOf } from "../passports/content";
+import { findFactory, listFactories, upsertFactoryProfile, type FactoryRecord } from "./factories.repo";
 import { certificationsFromMask, reputationGrade, reputationScore } from "./reputation";
 
 export type FactoryReputation = FactoryRecord & { score: number; grade: string; certifications: string[] };
@@ -23,4 +24,40 @@ export async function factoryReputation(db: Knex, schema: string, factoryId: num
 export async function factoriesWithReputation(db: Knex, schema: string): Promise<FactoryReputation[]> {
   const now = Date.now() / 1000;
   return (await fromViews(() => listFactories(db, schema))).map((record) => withReputation(record, now));
+}
+
+/** A factory's off-chain profile, as POST /api/factories takes it. */
+export type FactoryProfileInput = {
+  factory_id: number;
+  name: string;
+  city: string;
+  country: string;
+  certifications?: string[];
+  product_types?: string[];
+  capacity_units_per_month: number;
+  min_order_units: number;
+  lead_time_days: number;
+  description?: string;
+};
+
+/**
+ * Stores a factory's off-chain profile, created or replaced, and returns its metadata hash: keccak256 of the
+ * profile's canonical JSON, which the registry anchors on chain, so anyone can check the profile against it.
+ */
+export async function saveFactoryProfile(db: Knex, input: FactoryProfileInput): Promise<string> {
+  const profile = {
+    factory_id: input.factory_id,
+    name: input.name,
+    city: input.city,
+    country: input.country,
+    certifications: input.certifications ?? [],
+    product_types: input.product_types ?? [],
+    capacity_units_per_month: input.capacity_units_per_month,
+    min_order_units: input.min_order_units,
+    lead_time_days: input.lead_time_days,
+    description: input.description ?? "",
+  };
+  const metadataHash = dataHashOf(profile);
+  await upsertFactoryProfile(db, { ...profile, metadata_hash: metadataHash });
+  return metadataHash;
 }

@@ -1,7 +1,7 @@
 // The OpenAI-compatible chat client of RFQ matching: JSON answers within one time budget per request, and every
 // failure reduced to a short reason ("timeout", "HTTP 500", "malformed JSON") that never carries the API key.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import type { Config } from "../../config";
+import type { Config } from "../config";
 
 export class AiFailure extends Error {
   constructor(readonly reason: string, readonly status?: number) {

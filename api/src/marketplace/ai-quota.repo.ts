@@ -2,7 +2,7 @@
 // in Postgres so every API replica shares the figures. A match past either limit is served by the local matcher and
 // says so in `model`; the endpoint itself stays open, since local matching costs nothing.
 import ipaddr from "ipaddr.js";
-import type { Knex } from "../../db/knex";
+import type { Knex } from "../db/knex";
 
 export type AiQuotaLimits = { matchesPerClientHour: number; matchesPerDay: number };
 

@@ -1,10 +1,10 @@
 // What a buyer needs, read from the RFQ text: by the AI model when one is configured, else (or when it fails) by the
 // local keyword extractor below. Either way the result is limited to the registry's vocabulary (vocabulary.ts).
 import { CERTIFICATION_CODES } from "../factories/reputation";
-import { compile } from "../../validation";
+import { compile } from "../validation";
 import { AiFailure, type AiBudget, type AiClient } from "./ai-client";
 import { COUNTRIES, countryCode } from "./countries";
-import { aiNeedsSchema, MAX_QUANTITY, type AiNeeds, type MatchRequest } from "./schemas";
+import { aiNeedsSchema, MAX_QUANTITY, type AiNeeds, type MatchRequest } from "./rfq";
 import {
   CERTIFICATION_SYNONYMS,
   normalizeText,

@@ -11,7 +11,7 @@
 //
 // Score weights (sum 100; each part is weight x a share from 0 to 1, the total is rounded):
 //   product type 35  average over the asked types: 1 if made, 0.5 if a related type is made; full if none asked
-//   reputation   30  the factory's reputation score / 100 (routes/factories/reputation.ts)
+//   reputation   30  the factory's reputation score / 100 (factories/reputation.ts)
 //   country      10  full if no country asked or the factory is in one of them, else 0
 //   lead time    10  full if none asked or within it; linear penalty beyond, 0 at twice the asked days
 //   capacity     10  headroom: full while the order is at most 25% of monthly capacity, 0 at 100%; full if no quantity
@@ -19,7 +19,7 @@
 // Ties: higher reputation first, then lower factory id.
 import type { FactoryReputation } from "../factories/service";
 import type { Needs } from "./needs";
-import { MAX_MATCHES } from "./schemas";
+import { MAX_MATCHES } from "./rfq";
 import { RELATED_CREDIT, relatedTypes, type ProductType } from "./vocabulary";
 
 export const MATCH_WEIGHTS = { productType: 35, reputation: 30, country: 10, leadTime: 10, capacity: 10, verified: 5 } as const;

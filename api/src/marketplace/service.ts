@@ -1,12 +1,13 @@
 // RFQ matching (spec 4.3): read the needs (AI or local), filter and rank the registry deterministically, then word the
 // result (AI or templates). The AI may only change how the RFQ is understood and how the result is worded.
-import type { Knex } from "../../db/knex";
-import type { Logger } from "../../logger";
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
 import { factoriesWithReputation } from "../factories/service";
 import { AiBudget, type AiClient, type AiFailure } from "./ai-client";
+import { takeAiMatch, type AiQuotaLimits } from "./ai-quota.repo";
 import { applyRequest, extractNeeds, type Needs } from "./needs";
 import { rankFactories, type RankedFactory, type Ranking } from "./ranking";
-import type { MatchRequest } from "./schemas";
+import type { MatchRequest } from "./rfq";
 import { aiWording, templateReason, templateSummary } from "./wording";
 
 export const LOCAL_MODEL = "local-matcher-v1";
@@ -62,6 +63,18 @@ export async function matchRfq(deps: MatchDeps, request: MatchRequest, requestId
   } finally {
     budget?.dispose();
   }
+}
+
+/**
+ * Why the model is not asked for this match ("client AI quota", "daily AI quota"), or undefined when the quotas let
+ * it be asked; the match itself is served either way.
+ */
+export async function aiWithheld(deps: { db: Knex; logger: Logger }, limits: AiQuotaLimits, client: string, requestId: string): Promise<string | undefined> {
+  return takeAiMatch(deps.db, limits, client).catch((error: unknown) => {
+    // Without the counters the model is not asked (its cost would be unbounded); the local matcher still answers.
+    deps.logger.warn({ err: error, requestId }, "RFQ matching: AI quota unavailable");
+    return "AI quota unavailable";
+  });
 }
 
 const fallbackModel = (reason: string | undefined) => (reason ? `${LOCAL_MODEL} (fallback: ${reason})` : LOCAL_MODEL);

@@ -1,12 +1,12 @@
 // The words of a match result: template reasons and summary built from the score parts, and the optional AI call that
 // rephrases them. The AI never changes which factories are listed or their order; a reason it does not give well is
 // replaced by the template.
-import { compile } from "../../validation";
+import { compile } from "../validation";
 import { AiFailure, type AiBudget, type AiClient } from "./ai-client";
 import { countryName } from "./countries";
 import type { Needs } from "./needs";
 import type { RankedFactory, Ranking } from "./ranking";
-import { aiWordsSchema, type AiWords } from "./schemas";
+import { aiWordsSchema, type AiWords } from "./rfq";
 import { CERTIFICATION_HINTS, PRODUCT_LABELS, type ProductType } from "./vocabulary";
 
 const MAX_REASON_CHARS = 400;

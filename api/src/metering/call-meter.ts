@@ -10,6 +10,7 @@
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
 import type { EffectiveLimits } from "../plans/catalogue";
+import { addEndpointCalls, leaseCalls, releaseCalls } from "./metering.repo";
 import { hourOf, periodOf, secondsToNextHour, secondsToNextMonth, type CallMeterReading } from "./service";
 
 const MAX_LEASE = 64;
@@ -101,14 +102,14 @@ export class CallMeter {
     if (sinceLast < FAST_MS) lease.size = Math.min(MAX_LEASE, lease.size * 2);
     else if (sinceLast > SLOW_MS) lease.size = 1;
     const run = (async (): Promise<Outcome> => {
-      const { rows } = await this.db.raw<{ rows: Array<{ granted: number; calls: number; requests: number }> }>(
-        // Its own implicit transaction, committed asynchronously: see meterCallRow in repo.ts.
-        `SELECT l.granted, l.calls, l.requests, set_config('synchronous_commit', 'off', true) AS async_commit
-         FROM app.lease_calls(?, ?, ?, ?, ?, ?, ?) AS l`,
-        [lease.brandId, lease.period, lease.hour, lease.size, limits.apiCallsPerMonth, limits.requestsPerHour,
-          new Date(lease.hour.getTime() - HOURLY_RETENTION_MS)],
-      );
-      const row = rows[0]!;
+      const row = await leaseCalls(this.db, {
+        brandId: lease.brandId,
+        period: lease.period,
+        hour: lease.hour,
+        size: lease.size,
+        limits,
+        pruneBefore: new Date(lease.hour.getTime() - HOURLY_RETENTION_MS),
+      });
       lease.lastGrantAt = Date.now();
       lease.calls = row.calls;
       lease.requests = row.requests;
@@ -131,12 +132,7 @@ export class CallMeter {
     lease.remaining = 0;
     if (unused === 0) return Promise.resolve();
     return this.track(async () => {
-      await this.db.raw("SELECT app.release_calls(?, ?, ?, ?), set_config('synchronous_commit', 'off', true)", [
-        lease.brandId,
-        lease.period,
-        lease.hour,
-        unused,
-      ]);
+      await releaseCalls(this.db, lease.brandId, lease.period, lease.hour, unused);
     });
   }
 
@@ -179,10 +175,7 @@ export class CallMeter {
 
   private async writeEndpoints(batch: Array<[string, number]>, values: Array<Record<string, unknown>>): Promise<void> {
     try {
-      await this.db("app.usage_endpoints")
-        .insert(values)
-        .onConflict(["brand_id", "period", "endpoint"])
-        .merge({ calls: this.db.raw("app.usage_endpoints.calls + excluded.calls") });
+      await addEndpointCalls(this.db, values);
     } catch (error) {
       // Kept for the next flush rather than lost.
       for (const [key, calls] of batch) this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + calls);

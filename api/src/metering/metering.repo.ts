@@ -1,6 +1,7 @@
 // SQL for usage meters. Limits are enforced by one conditional upsert per counter, so Postgres, not the process,
 // decides who gets the last unit: concurrent requests past a limit are admitted exactly up to the limit.
 import type { Knex } from "../db/knex";
+import type { EffectiveLimits } from "../plans/catalogue";
 
 export type MonthlyMeter = "api_calls" | "certs" | "scans" | "carbon_ratings";
 
@@ -69,4 +70,34 @@ export async function readEndpoints(db: Knex, brandId: number, period: string): 
     .where({ brand_id: brandId, period })
     .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
     .select<Array<{ endpoint: string; calls: number }>>("endpoint", "calls");
+}
+
+/** Gives a lease's unused calls back (app.release_calls, migration 008), committed asynchronously as leases are. */
+export async function releaseCalls(db: Knex, brandId: number, period: string, hour: Date, unused: number): Promise<void> {
+  await db.raw("SELECT app.release_calls(?, ?, ?, ?), set_config('synchronous_commit', 'off', true)", [brandId, period, hour, unused]);
+}
+
+/** Adds calls to the per-endpoint counts of the month, one row per brand, month and endpoint. */
+export async function addEndpointCalls(db: Knex, rows: Array<Record<string, unknown>>): Promise<void> {
+  await db("app.usage_endpoints")
+    .insert(rows)
+    .onConflict(["brand_id", "period", "endpoint"])
+    .merge({ calls: db.raw("app.usage_endpoints.calls + excluded.calls") });
+}
+
+/**
+ * Grants up to `size` calls to a lease (app.lease_calls, migration 008) within the brand's monthly and hourly
+ * limits; hourly rows before `pruneBefore` go. Its own implicit transaction, committed asynchronously, as
+ * meterCallRow's.
+ */
+export async function leaseCalls(
+  db: Knex,
+  lease: { brandId: number; period: string; hour: Date; size: number; limits: EffectiveLimits; pruneBefore: Date },
+): Promise<{ granted: number; calls: number; requests: number }> {
+  const { rows } = await db.raw<{ rows: Array<{ granted: number; calls: number; requests: number }> }>(
+    `SELECT l.granted, l.calls, l.requests, set_config('synchronous_commit', 'off', true) AS async_commit
+     FROM app.lease_calls(?, ?, ?, ?, ?, ?, ?) AS l`,
+    [lease.brandId, lease.period, lease.hour, lease.size, lease.limits.apiCallsPerMonth, lease.limits.requestsPerHour, lease.pruneBefore],
+  );
+  return rows[0]!;
 }

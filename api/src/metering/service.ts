@@ -3,7 +3,7 @@
 import type { Knex } from "../db/knex";
 import { MonthlyLimitError } from "../errors";
 import type { EffectiveLimits } from "../plans/catalogue";
-import { decrementMonthly, incrementMonthly, meterCallRow, readEndpoints, readMonthly, type MonthlyMeter } from "./repo";
+import { decrementMonthly, incrementMonthly, meterCallRow, readEndpoints, readMonthly, type MonthlyMeter } from "./metering.repo";
 
 export type QuotaMeter = Exclude<MonthlyMeter, "api_calls">;
 

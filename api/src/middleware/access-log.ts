@@ -1,6 +1,6 @@
 // One structured log line per request, with its id, status and duration.
 import type { Middleware } from "koa";
-import type { AppState } from "../app";
+import type { AppState } from "../deps";
 import type { Logger } from "../logger";
 
 export function accessLog(logger: Logger): Middleware<AppState> {

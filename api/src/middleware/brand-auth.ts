@@ -1,21 +1,10 @@
 // Authenticates v1 requests: a brand API key (Authorization: Bearer) and the brand's slug (X-Service-Brand).
 import type { Middleware } from "koa";
-import type { AppDeps, AppState } from "../app";
+import type { AppDeps, AppState } from "../deps";
 import { assertNotLocked, recordFailure, sleep, type ThrottlePolicy } from "../auth/throttle";
-import type { BrandRecord } from "../brands/repo";
-import { brandForKey } from "../brands/service";
+import { brandForKey, type BrandRecord } from "../brands/service";
 import { BrandInactiveError, InvalidKeyError, MissingKeyError } from "../errors";
 import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
-
-export type BrandContext = {
-  id: number;
-  slug: string;
-  name: string;
-  uidPrefix: string;
-  status: "active" | "suspended";
-  plan: string;
-  limits: EffectiveLimits;
-};
 
 /**
  * Invalid keys from one client address. Keys are 256-bit random values, so this is not about guessing them: it

@@ -1,6 +1,6 @@
 // One place turns every failure into the error envelope; 5xx replies stay generic and the stack goes to the log.
 import type { Middleware } from "koa";
-import type { AppState } from "../app";
+import type { AppState } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 

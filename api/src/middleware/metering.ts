@@ -1,6 +1,6 @@
 // Meters every authenticated v1 call against the brand's hourly and monthly limits and reports them in headers.
 import type { Context, Middleware } from "koa";
-import type { AppDeps, AppState } from "../app";
+import type { AppDeps, AppState } from "../deps";
 import { MonthlyLimitError, RateLimitError } from "../errors";
 import { meterCall, type CallMeterReading } from "../metering/service";
 

@@ -1,6 +1,6 @@
 // Bearer-token authentication of factory operators (tokens from POST /api/login).
 import type { Middleware } from "koa";
-import type { AppDeps, AppState } from "../app";
+import type { AppDeps, AppState } from "../deps";
 import { operatorForToken } from "../auth/sessions";
 import { UnauthorizedError } from "../errors";
 

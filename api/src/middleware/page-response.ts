@@ -1,9 +1,9 @@
 // Sending server-rendered pages from Koa: headers, caching, and HTML (not JSON) answers to errors.
 import type { Context, Middleware } from "koa";
-import type { AppState } from "../app";
+import type { AppState } from "../deps";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
-import { errorPage, type RenderedPage } from "./layout";
+import { errorPage, type RenderedPage } from "../pages/layout";
 
 export function sendPage(ctx: Context, rendered: RenderedPage, cacheControl: string): void {
   ctx.status = rendered.status;

@@ -1,7 +1,7 @@
 // Gives every request an id (the caller's X-Request-Id when it is sane), echoed in the response and in every log line.
 import { randomUUID } from "node:crypto";
 import type { Middleware } from "koa";
-import type { AppState } from "../app";
+import type { AppState } from "../deps";
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 

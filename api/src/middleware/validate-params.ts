@@ -1,6 +1,6 @@
 // Validates path parameters against a JSON Schema; a bad parameter is a 422 naming it.
 import type { Middleware } from "koa";
-import type { AppState } from "../app";
+import type { AppState } from "../deps";
 import { ValidationError } from "../errors";
 import { compile, toDetails, type JsonSchema } from "../validation";
 

@@ -2,7 +2,8 @@
 // can check it against the chain without trusting this service.
 import { html, SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
-import { attributionWords, formatTime, passportWarnings, type PublicRecord } from "./scan";
+import type { PublicRecord } from "../passports/public-record";
+import { attributionWords, formatTime, passportWarnings } from "./scan";
 
 export type CertificateInput = {
   record: PublicRecord;

@@ -1,7 +1,7 @@
 // The shell of the customer-facing pages: the brand's theme, header and DPP footer, the security headers, and the
 // friendly error pages.
 import { createHash } from "node:crypto";
-import type { Branding } from "./branding";
+import type { Branding } from "../brands/branding";
 import { CARBON_COLORS } from "./carbon";
 import { html, page, SafeHtml } from "./html";
 

@@ -1,10 +1,8 @@
 // The scan page (GET /scan/{uid}): what a shopper sees after tapping the NFC tag, mobile first.
-import type { presentPublicPassport } from "../routes/dpp/presenter";
+import type { PublicRecord } from "../passports/public-record";
 import { CARBON_BOUNDS, CARBON_LABELS, formatKg, ratingOf } from "./carbon";
 import { html, type SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
-
-export type PublicRecord = ReturnType<typeof presentPublicPassport>;
 
 /** "fibre_sourced" → "Fibre sourced". */
 export function stageName(stage: string): string {

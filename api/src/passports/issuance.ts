@@ -1,7 +1,7 @@
 // Minting a product's passport from the shared wallet, idempotent per UID: the first caller claims the issuance
 // row, sends the mint and records it; concurrent or repeated callers get the same result. A crash between sending
 // and the receipt leaves a pending row that `reconcilePendingIssuances` settles from the chain at start.
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { explorerTxUrl } from "../chain/explorer";
 import type { Knex } from "../db/knex";
 import { ServiceUnavailableError } from "../errors";
@@ -9,7 +9,19 @@ import type { Logger } from "../logger";
 import { certIssuedPayload } from "../webhooks/events";
 import { enqueueEvent } from "../webhooks/outbox";
 import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
-import type { ProductRow } from "./repo";
+import { certificatePdfUrl } from "./links";
+import type { ProductRow } from "../products/products.repo";
+import {
+  findIssuance,
+  findIssuedProduct,
+  insertClaim,
+  listPendingIssuances,
+  markFailed,
+  markMintedRow,
+  recordSentMint,
+  retakeFailedClaim,
+  type IssuanceRow,
+} from "./issuance.repo";
 
 export type Issuance = {
   productId: number;
@@ -23,18 +35,6 @@ export type Issuance = {
   mintedAt: Date | null;
   /** True when this call minted; false when it returned an earlier issuance. */
   created: boolean;
-};
-
-type IssuanceRow = {
-  product_id: number;
-  token_id: string;
-  data_hash: string;
-  status: "pending" | "minted" | "failed";
-  tx_hash: string | null;
-  block_number: string | null;
-  contract_address: string;
-  chain_id: number;
-  minted_at: Date | null;
 };
 
 const RECEIPT_TIMEOUT_MS = 60_000;
@@ -68,18 +68,13 @@ export async function issuePassport(deps: AppDeps, product: ProductRow): Promise
     status: "pending",
     chain_id: contracts.deployment.chainId,
     contract_address: contracts.deployment.contracts.ProductPassport.address,
-    requested_at: db.fn.now(),
-    error: null,
   };
   // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
-  let claimed = await db("app.passports").insert(claim).onConflict("product_id").ignore().returning<IssuanceRow[]>("*");
+  let claimed = await insertClaim(db, claim);
   // A first claim cannot be on chain yet; a retaken failed one may be (its transaction may have landed late).
   let retaken = false;
   if (claimed.length === 0) {
-    claimed = await db("app.passports")
-      .where({ product_id: product.id, status: "failed" })
-      .update({ ...claim, tx_hash: null, nonce: null })
-      .returning<IssuanceRow[]>("*");
+    claimed = await retakeFailedClaim(db, claim);
     retaken = claimed.length > 0;
   }
   if (claimed.length === 0) return waitForIssuance(db, product.id);
@@ -94,7 +89,7 @@ async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retake
     if (retaken && (await passport.exists(row.token_id))) return toIssuance(await settleFromChain(deps, row, product), true);
     const factoryId = product.factory_id === null ? 0 : Number(product.factory_id);
     const tx = await deps.chain.mints().mint({ tokenId: row.token_id, factoryId, dataHash: row.data_hash });
-    await db("app.passports").where({ product_id: row.product_id }).update({ tx_hash: tx.hash, nonce: tx.nonce });
+    await recordSentMint(db, row.product_id, { txHash: tx.hash, nonce: tx.nonce });
     const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
     if (!receipt || receipt.status !== 1) throw new Error(`mint transaction ${tx.hash} failed`);
     const minted = await markMinted(deps, { uid: product.uid, brandId: product.brand_id }, row.product_id, {
@@ -104,9 +99,7 @@ async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retake
   } catch (error) {
     logger.error({ err: error, uid: product.uid }, "passport issuance failed");
     // The transaction may still land; reconciliation looks at the chain before anyone retries blindly.
-    await db("app.passports")
-      .where({ product_id: row.product_id, status: "pending" })
-      .update({ status: "failed", error: error instanceof Error ? error.message.slice(0, 500) : String(error) });
+    await markFailed(db, row.product_id, error instanceof Error ? error.message.slice(0, 500) : String(error));
     throw new ServiceUnavailableError("The chain did not confirm the certificate in time; retry the same request.");
   }
 }
@@ -115,17 +108,12 @@ async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retake
 async function waitForIssuance(db: Knex, productId: number): Promise<Issuance> {
   const deadline = Date.now() + WAIT_FOR_OTHER_MS;
   while (Date.now() < deadline) {
-    const row = await db("app.passports").where({ product_id: productId }).first<IssuanceRow>();
+    const row = (await findIssuance(db, productId))!;
     if (row.status === "minted") return toIssuance(row, false);
     if (row.status === "failed") throw new ServiceUnavailableError("A concurrent issuance of this UID failed; retry the request.");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new ServiceUnavailableError("The issuance of this UID is still in progress; retry the same request.");
-}
-
-/** Public URL of the certificate PDF of a UID. */
-export function certificatePdfUrl(publicBaseUrl: string, uid: string): string {
-  return `${publicBaseUrl}/certificates/${uid}.pdf`;
 }
 
 /**
@@ -139,10 +127,7 @@ async function markMinted(
   changes: Record<string, unknown>,
 ): Promise<IssuanceRow> {
   return deps.db.transaction(async (trx) => {
-    const [minted] = await trx("app.passports")
-      .where({ product_id: productId })
-      .update({ status: "minted", minted_at: trx.fn.now(), error: null, ...changes })
-      .returning<IssuanceRow[]>("*");
+    const minted = await markMintedRow(trx, productId, changes);
     const { config } = deps;
     await enqueueEvent(trx, {
       brandId: product.brandId,
@@ -150,15 +135,15 @@ async function markMinted(
       dedupeKey: `cert.issued:${product.uid}`,
       payload: certIssuedPayload({
         uid: product.uid,
-        txHash: minted!.tx_hash!,
-        tokenId: minted!.token_id,
-        networkUrl: explorerTxUrl(config, minted!.tx_hash!),
+        txHash: minted.tx_hash!,
+        tokenId: minted.token_id,
+        networkUrl: explorerTxUrl(config, minted.tx_hash!),
         certificateUrl: `${config.publicBaseUrl}/dpp-certificate/${product.uid}`,
         certificatePdfUrl: certificatePdfUrl(config.publicBaseUrl, product.uid),
         at: new Date(),
       }),
     });
-    return minted!;
+    return minted;
   });
 }
 
@@ -181,21 +166,16 @@ async function settleFromChain(deps: AppDeps, row: IssuanceRow, product: { uid: 
  * broadcast → failed, so the next request issues again. Returns how many rows it settled.
  */
 export async function reconcilePendingIssuances(deps: AppDeps, logger: Logger, olderThanSeconds = 0): Promise<number> {
-  const pending = await deps.db("app.passports")
-    .where({ status: "pending" })
-    .where("requested_at", "<", deps.db.raw("now() - make_interval(secs => ?)", [olderThanSeconds]))
-    .select<IssuanceRow[]>("*");
+  const pending = await listPendingIssuances(deps.db, olderThanSeconds);
   if (pending.length === 0) return 0;
   const { passport } = deps.chain.contracts();
   for (const row of pending) {
     if (await passport.exists(row.token_id)) {
-      const product = await deps.db("app.products").where({ id: row.product_id }).first<{ uid: string; brand_id: number }>("uid", "brand_id");
+      const product = (await findIssuedProduct(deps.db, row.product_id))!;
       await settleFromChain(deps, row, product);
       logger.info({ tokenId: row.token_id }, "pending issuance settled from the chain: minted");
     } else {
-      await deps.db("app.passports")
-        .where({ product_id: row.product_id, status: "pending" })
-        .update({ status: "failed", error: "interrupted before the mint reached the chain" });
+      await markFailed(deps.db, row.product_id, "interrupted before the mint reached the chain");
       logger.warn({ tokenId: row.token_id }, "pending issuance not on chain: marked failed, the next request retries");
     }
   }

@@ -1,12 +1,12 @@
 // The public DPP record of a UID: stored product content, plus the chain's view of it from the indexer.
-import type { AppDeps } from "../../app";
-import { NotFoundError } from "../../errors";
-import { indexerState, type IndexerState } from "../../onchain/indexer-state.repo";
-import { findIndexedPassport, listSupplyChainEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../../onchain/passports.repo";
-import { fromViews } from "../../onchain/views";
-import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "../../passports/content";
-import { findProductByUid, type ProductRow } from "../../passports/repo";
-import { findFactories, findFactory } from "../factories/repo";
+import type { AppDeps } from "../deps";
+import { NotFoundError } from "../errors";
+import { indexerState, type IndexerState } from "../onchain/indexer-state.repo";
+import { findIndexedPassport, listSupplyChainEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
+import { fromViews } from "../onchain/views";
+import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "./content";
+import { findProductByUid, type ProductRow } from "../products/products.repo";
+import { findFactories, findFactory } from "../factories/factories.repo";
 
 export type PublicPassport = {
   product: ProductRow;

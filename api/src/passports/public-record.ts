@@ -1,18 +1,12 @@
-// Shapes the public DPP record (spec 2.3; field names documented in the README, "Public passport record").
-import { explorerTxUrl } from "../../chain/explorer";
-import type { Config } from "../../config";
-import { PASSPORT_STATUSES, STAGES } from "../../passports/stages";
-import type { PublicPassport } from "./service";
+// The public DPP record (spec 2.3; field names in docs/public-api.md): what GET /api/dpp/{uid} serves and every
+// page, badge and brand view of a passport is built from, so "verified" means the same everywhere.
+import { explorerTxUrl } from "../chain/explorer";
+import type { Config } from "../config";
+import { PASSPORT_STATUSES, STAGES } from "./stages";
+import { productLinks } from "./links";
+import type { PublicPassport } from "./public-passport";
 
-export function productLinks(config: Config, uid: string) {
-  return {
-    dpp_url: `${config.publicBaseUrl}/api/dpp/${uid}`,
-    certificate_url: `${config.publicBaseUrl}/dpp-certificate/${uid}`,
-    scan_url: `${config.publicBaseUrl}/scan/${uid}`,
-  };
-}
-
-export function presentPublicPassport(config: Config, passport: PublicPassport) {
+export function buildPublicRecord(config: Config, passport: PublicPassport) {
   const { product, content, indexed } = passport;
   const confirmations =
     indexed && passport.indexedBlock !== undefined ? Math.max(0, passport.indexedBlock - indexed.mintedBlock + 1) : 0;
@@ -74,3 +68,5 @@ export function presentPublicPassport(config: Config, passport: PublicPassport) 
     links: productLinks(config, product.uid),
   };
 }
+
+export type PublicRecord = ReturnType<typeof buildPublicRecord>;

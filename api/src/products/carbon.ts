@@ -1,5 +1,5 @@
 // Cradle-to-gate carbon estimate of a garment: typical weight of its category × emission factor of its fabric.
-// Figures are indicative averages (see README, "Carbon model"); a brand's measured figure should replace them.
+// Figures are indicative averages (see docs/brand-api.md, "Carbon model"); a brand's measured figure should replace them.
 
 /** Typical finished weight in kg by category. */
 export const CATEGORY_WEIGHT_KG: Readonly<Record<string, number>> = {

@@ -1,6 +1,6 @@
-// SQL for products with their brand, manufacturer profile and issuance state (schema app).
+// SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
 import type { Knex } from "../db/knex";
-import type { Provenance } from "./content";
+import type { Provenance } from "../passports/content";
 
 export type ProductRow = {
   id: number;
@@ -80,4 +80,40 @@ export async function confirmMaker(db: Knex, productId: number, factoryId: numbe
     .where({ id: productId, factory_id: factoryId })
     .whereRaw("confirmed_factory_id IS DISTINCT FROM ?", [factoryId])
     .update({ confirmed_factory_id: factoryId, factory_confirmed_at: db.fn.now() });
+}
+
+export type NewProduct = {
+  brand_id: number;
+  uid: string;
+  sku: string;
+  name: string;
+  category: string;
+  fabric_type: string | null;
+  price: number;
+  currency: string;
+  description: string | null;
+  factory_id: number | null;
+  fiber_composition: string;
+  certifications: string;
+  care_instructions: string;
+  country_of_manufacture: string | null;
+  /** JSON of the Provenance (passports/content.ts). */
+  provenance: string;
+  carbon_kg: number;
+  carbon_rating: string;
+};
+
+const UNIQUE_VIOLATION = "23505";
+
+/** Inserts the product; returns undefined if the UID is taken (the caller draws another). */
+export async function insertProduct(db: Knex, product: NewProduct): Promise<{ id: number } | undefined> {
+  try {
+    const [row] = await db("app.products").insert(product).returning<Array<{ id: number }>>(["id"]);
+    return row;
+  } catch (error) {
+    if ((error as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === "products_uid_unique") {
+      return undefined;
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-// Warranty terms by category (English). Documented in the README ("Warranty"); a brand's own terms replace them later.
+// Warranty terms by category (English). Documented in docs/brand-api.md ("Warranty"); a brand's own terms replace them later.
 
 export type Warranty = { months: number; type: string; termsEn: string };
 

@@ -6,9 +6,10 @@
 // the brand's monthly scans and its webhook events (recordScan); a view that does not count writes nothing else.
 // When the queue is full, views are not counted rather than waited for: the page never depends on this.
 import { isIPv4, isIPv6 } from "node:net";
-import type { AppDeps } from "../../app";
-import { admitScan, pruneScanAdmissions } from "./repo";
-import { recordScan, type PassportPage } from "./service";
+import type { AppDeps } from "../deps";
+import { admitScan, pruneScanAdmissions } from "./scans.repo";
+import type { PassportPage } from "../passports/passport-page";
+import { recordScan } from "./service";
 
 export const SCAN_COUNTING = Object.freeze({
   /** A client's repeated views of one product inside this window are one scan. */

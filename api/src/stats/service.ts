@@ -1,10 +1,10 @@
 // The platform's counts for GET /api/stats, taken at most once per STATS_TTL_MS per process: every caller in that
 // time, and every caller while a count is running, shares one snapshot, so the count(*) and the chain head read cost
 // the same for one caller as for thousands.
-import type { AppDeps } from "../../app";
-import { indexerState } from "../../onchain/indexer-state.repo";
-import { fromViews } from "../../onchain/views";
-import { appCounts, chainCounts } from "./repo";
+import type { AppDeps } from "../deps";
+import { indexerState } from "../onchain/indexer-state.repo";
+import { fromViews } from "../onchain/views";
+import { appCounts, chainCounts } from "./stats.repo";
 
 export const STATS_TTL_MS = 5_000;
 

@@ -1,5 +1,5 @@
 // Aggregate counts for GET /api/stats: schema app for brands and products, the indexer's views for the chain.
-import type { Knex } from "../../db/knex";
+import type { Knex } from "../db/knex";
 
 export type PlatformCounts = {
   brands: number;

@@ -1,6 +1,6 @@
 // The v1 webhook operations of the authenticated brand; every call is scoped to that brand's own v1 endpoints.
-import type { AppDeps } from "../../../app";
-import type { EventType } from "../../../webhooks/events";
+import type { AppDeps } from "../deps";
+import type { EventType } from "./events";
 import {
   endpointDeliveries,
   listV1Endpoints,
@@ -10,7 +10,7 @@ import {
   removeEndpoint,
   rotateSecret,
   type EndpointDeps,
-} from "../../../webhooks/endpoints";
+} from "./endpoints";
 
 const endpointDeps = (deps: AppDeps): EndpointDeps => ({ db: deps.db, config: deps.config });
 

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "../db/knex";
 import { isEventType, type EventType } from "./events";
+import { fanOutDeliveries, findEventIdByDedupeKey, insertEvent, notifyOutbox } from "./outbox.repo";
 
 export type { EventType } from "./events";
 
@@ -32,29 +33,9 @@ export async function enqueueEvent(trx: Knex, event: OutboxEvent): Promise<strin
   if (!isEventType(event.type)) throw new Error(`unknown event type "${String(event.type)}"`);
   if (!event.dedupeKey || event.dedupeKey.length > 300) throw new Error("dedupeKey must be 1 to 300 characters");
 
-  const inserted = await trx.raw<{ rows: Array<{ id: string }> }>(
-    `INSERT INTO app.webhook_events (id, brand_id, type, payload, dedupe_key)
-     VALUES (?, ?, ?, ?::json, ?)
-     ON CONFLICT (dedupe_key) DO NOTHING
-     RETURNING id`,
-    [newEventId(), event.brandId, event.type, JSON.stringify(event.payload), event.dedupeKey],
-  );
-  const created = inserted.rows[0];
-  if (!created) {
-    const existing = await trx.raw<{ rows: Array<{ id: string }> }>(
-      "SELECT id FROM app.webhook_events WHERE dedupe_key = ?",
-      [event.dedupeKey],
-    );
-    return existing.rows[0]!.id;
-  }
-
-  const fanned = await trx.raw<{ rowCount: number }>(
-    `INSERT INTO app.webhook_deliveries (id, event_id, endpoint_id)
-     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ?, e.id
-       FROM app.webhook_endpoints e
-      WHERE e.brand_id = ? AND e.status = 'active' AND ? = ANY (e.events)`,
-    [created.id, event.brandId, event.type],
-  );
-  if (fanned.rowCount > 0) await trx.raw("SELECT pg_notify(?, '')", [OUTBOX_CHANNEL]);
-  return created.id;
+  const created = await insertEvent(trx, { id: newEventId(), brandId: event.brandId, type: event.type, payload: event.payload, dedupeKey: event.dedupeKey });
+  if (!created) return (await findEventIdByDedupeKey(trx, event.dedupeKey))!;
+  const fanned = await fanOutDeliveries(trx, created, event.brandId, event.type);
+  if (fanned > 0) await notifyOutbox(trx, OUTBOX_CHANNEL);
+  return created;
 }

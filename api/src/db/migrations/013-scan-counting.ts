@@ -1,4 +1,4 @@
-// Which scans count (routes/pages/scan-recorder.ts): one per client and product in a sliding window, and at most a
+// Which scans count (scans/scan-recorder.ts): one per client and product in a sliding window, and at most a
 // bounded number per client and hour, decided by app.admit_scan in one statement so every replica agrees.
 import type { Knex } from "knex";
 

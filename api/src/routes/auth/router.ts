@@ -1,14 +1,15 @@
 // POST /api/login (spec 4.5): a bearer token for factory-write operations; POST /api/logout revokes it.
 import Router from "@koa/router";
 import type { Middleware } from "koa";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { UnauthorizedError, ValidationError } from "../../errors";
 import { readJsonBody } from "../../middleware/json-body";
 import { operatorToken, requireOperator } from "../../middleware/operator-auth";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { compile, toDetails, validateBody, type JsonSchema } from "../../validation";
+import { validateBody } from "../../middleware/validate-body";
+import { compile, toDetails, type JsonSchema } from "../../validation";
 import { loginBody, loginResponse, logoutBody } from "./schemas";
-import { login, logout } from "./service";
+import { login, logout } from "../../auth/login";
 
 /** Like validateBody, but a missing body is taken as `{}`: a plain logout needs none. */
 function validateOptionalBody(schema: JsonSchema): Middleware<AppState> {

@@ -1,8 +1,8 @@
 // Shapes the badge JSON: the few facts the embeddable badge shows.
 import type { Config } from "../../config";
 import { CARBON_LABELS, ratingOf } from "../../pages/carbon";
-import type { PublicRecord } from "../../pages/scan";
-import { productLinks } from "../dpp/presenter";
+import type { PublicRecord } from "../../passports/public-record";
+import { productLinks } from "../../passports/links";
 
 export function presentBadge(config: Config, record: PublicRecord) {
   const rating = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);

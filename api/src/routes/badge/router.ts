@@ -5,21 +5,21 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Router from "@koa/router";
 import type { Middleware } from "koa";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { ValidationError } from "../../errors";
 import { sendWithEtag } from "../../middleware/etag";
 import { validateParams } from "../../middleware/validate-params";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { badgeDemoPage } from "../../pages/badge-demo";
-import { htmlErrors, sendPage } from "../../pages/respond";
+import { htmlErrors, sendPage } from "../../middleware/page-response";
 import { compile, toDetails } from "../../validation";
 import { UID_PATTERN } from "../dpp/schemas";
 import { presentBadge } from "./presenter";
 import { badgeSchema, demoQuery, uidParam } from "./schemas";
-import { badgeRecord } from "./service";
+import { badgeRecord } from "../../passports/badge-record";
 
 /** Read once: the script is static, so its ETag is too. */
-const SCRIPT = readFileSync(path.join(__dirname, "badge.client.js"), "utf8");
+const SCRIPT = readFileSync(path.join(__dirname, "..", "..", "assets", "badge.client.js"), "utf8");
 const SCRIPT_ETAG = `"${createHash("sha256").update(SCRIPT).digest("base64url").slice(0, 27)}"`;
 /** Browsers refetch the script at most hourly; a deployment reaches every shop within the hour. */
 const SCRIPT_MAX_AGE = 3600;

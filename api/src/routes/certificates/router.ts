@@ -1,12 +1,12 @@
 // GET /certificates/:uid.pdf: the public certificate PDF of an issued passport (certificate_pdf_url of spec 2.6).
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { UID_PATTERN } from "../dpp/schemas";
 import { certificateDigest, renderCertificatePdf } from "../../certificates/pdf";
 import { CertificatePdfCache } from "../../certificates/pdf-cache";
-import { certificatePdfInput } from "../v1/certificates/service";
+import { certificatePdfInput } from "../../certificates/service";
 
 const PDF_FILE = new RegExp(`${UID_PATTERN.slice(0, -1)}\\.pdf$`);
 

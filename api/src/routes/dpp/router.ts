@@ -1,13 +1,13 @@
 // GET /api/dpp/:uid (spec 4.1): the public passport of an NFC tag UID.
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { renderJson, sendRendered, type RenderedJson } from "../../middleware/etag";
 import { validateParams } from "../../middleware/validate-params";
 import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { presentPublicPassport } from "./presenter";
+import { buildPublicRecord } from "../../passports/public-record";
 import { UID_PATTERN, uidParam } from "./schemas";
-import { publicPassport } from "./service";
+import { publicPassport } from "../../passports/public-passport";
 import { passportPageHandler } from "../pages/router";
 
 export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
@@ -28,7 +28,7 @@ export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
     const uid = ctx.params.uid!.toUpperCase();
     const state = await indexer().catch(() => undefined);
     const record = await records.read(uid, state?.indexedBlock, async () =>
-      renderJson(presentPublicPassport(deps.config, await publicPassport(deps, uid, state))),
+      renderJson(buildPublicRecord(deps.config, await publicPassport(deps, uid, state))),
     );
     sendRendered(ctx, record, 5);
   });

@@ -2,11 +2,11 @@
 // public explorer. Shows the transaction, its block and the decoded passport and registry events.
 import Router from "@koa/router";
 import { Interface, type Log } from "ethers";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { FactoryRegistry__factory, ProductPassport__factory } from "../../../../typechain-types";
 import type { OpenApiRegistry } from "../../openapi/registry";
 import { html, page } from "../../pages/html";
-import { EXPLORER_LOOKUPS, TransactionLookup } from "./lookup";
+import { EXPLORER_LOOKUPS, TransactionLookup } from "../../chain/transaction-lookup";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const interfaces = [new Interface(ProductPassport__factory.abi), new Interface(FactoryRegistry__factory.abi)];

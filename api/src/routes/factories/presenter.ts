@@ -1,5 +1,5 @@
 // Shapes factory JSON; spec 2.1 for the reputation record.
-import type { FactoryReputation } from "./service";
+import type { FactoryReputation } from "../../factories/service";
 
 export function presentReputation(factory: FactoryReputation) {
   return {

@@ -1,12 +1,12 @@
 // GET /api/factory/:id/reputation (spec 4.2).
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { validateParams } from "../../middleware/validate-params";
 import { presentReputation } from "./presenter";
 import { factoryIdParam, reputationSchema } from "./schemas";
-import { factoryReputation } from "./service";
+import { factoryReputation } from "../../factories/service";
 
 export function factoriesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
@@ -29,7 +29,7 @@ export function factoriesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router
     path: "/api/factory/:id/reputation",
     tag: "Public",
     summary: "Reputation of a registry factory, scored from its on-chain activity",
-    description: "Score 0-100 and letter grade; the formula is in the README (Factory reputation).",
+    description: "Score 0-100 and letter grade; the formula is in docs/public-api.md (Factory reputation).",
     parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" }, description: "registry factory id" }],
     responses: {
       "200": {

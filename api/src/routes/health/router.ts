@@ -1,13 +1,8 @@
 // Liveness and readiness: /healthz says the process is alive; /readyz says Postgres, the chain and the indexer are.
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
-import { indexerState } from "../../onchain/indexer-state.repo";
+import type { AppDeps, AppState } from "../../deps";
+import { readiness } from "../../health/readiness";
 import type { OpenApiRegistry } from "../../openapi/registry";
-import { redactUrls } from "../../redact";
-
-type Check = { ok: boolean; detail?: string; [key: string]: unknown };
-
-const CHECK_TIMEOUT_MS = 2000;
 
 export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
@@ -18,30 +13,10 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
   });
 
   router.get("/readyz", async (ctx) => {
-    const [database, chain] = await Promise.all([
-      check(async () => {
-        await deps.db.raw("SELECT 1");
-        return { ok: true };
-      }),
-      check(async () => ({ ok: true, head_block: await deps.provider.getBlockNumber() })),
-    ]);
-    const indexer = await check(async () => {
-      const state = await indexerState(deps.db, deps.config.onchainSchema);
-      if (!state) return { ok: false, detail: "the indexer has not published its views yet" };
-      const head = typeof chain.head_block === "number" ? chain.head_block : undefined;
-      const lag = head === undefined ? undefined : Math.max(0, head - state.indexedBlock);
-      const ok = lag !== undefined && lag <= deps.config.indexerMaxLagBlocks;
-      return {
-        ok,
-        indexed_block: state.indexedBlock,
-        lag_blocks: lag,
-        ...(ok ? {} : { detail: lag === undefined ? "chain head unknown" : `${lag} blocks behind the chain head` }),
-      };
-    });
-    const ready = database.ok && chain.ok && indexer.ok;
+    const { ready, checks } = await readiness(deps);
     ctx.set("Cache-Control", "no-store");
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? "ready" : "not_ready", checks: { database, chain, indexer } };
+    ctx.body = { status: ready ? "ready" : "not_ready", checks };
   });
 
   openapi.add({
@@ -72,29 +47,4 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
     },
   });
   return router;
-}
-
-async function check(run: () => Promise<Check>): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([run(), timeout]);
-  } catch (error) {
-    return { ok: false, detail: failureDetail(error) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * One line on what failed, safe to show anyone: ethers' full message embeds the request URL (with any provider key
- * in it) and the response body, so its short message is used ("server response 401 Unauthorized"), and any URL
- * left in a message is redacted.
- */
-function failureDetail(error: unknown): string {
-  const short = (error as { shortMessage?: unknown } | null)?.shortMessage;
-  const message = typeof short === "string" ? short : error instanceof Error ? error.message : String(error);
-  return redactUrls(message.split("\n")[0]!);
 }

@@ -1,6 +1,6 @@
 // Shapes the match response: spec 4.3, each match a spec 2.2 record.
-import { countryName } from "./countries";
-import type { MatchOutcome } from "./service";
+import { countryName } from "../../marketplace/countries";
+import type { MatchOutcome } from "../../marketplace/service";
 
 export function presentMatchResult(outcome: MatchOutcome) {
   return {

@@ -1,14 +1,14 @@
 // POST /api/marketplace/match (spec 4.3): ranked registry factories for a natural-language RFQ.
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { validateBody } from "../../validation";
-import { createAiClient } from "./ai-client";
-import { takeAiMatch } from "./ai-quota.repo";
+import { validateBody } from "../../middleware/validate-body";
+import { createAiClient } from "../../marketplace/ai-client";
 import { presentMatchResult } from "./presenter";
-import { MAX_MATCHES, matchRequestSchema, matchResponseSchema, RFQ_MIN_LENGTH, type MatchRequest } from "./schemas";
-import { matchRfq } from "./service";
+import { MAX_MATCHES, RFQ_MIN_LENGTH, type MatchRequest } from "../../marketplace/rfq";
+import { matchRequestSchema, matchResponseSchema } from "./schemas";
+import { aiWithheld, matchRfq } from "../../marketplace/service";
 
 export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();
@@ -20,11 +20,7 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
       throw new ValidationError([{ field: "rfq", problem: `must have at least ${RFQ_MIN_LENGTH} characters besides surrounding spaces` }]);
     }
     // The model is asked only within the AI quotas; past them the local matcher answers, and `model` says why.
-    const withheld = ai ? await takeAiMatch(deps.db, deps.config.openai, ctx.ip).catch((error: unknown) => {
-      // Without the counters the model is not asked (its cost would be unbounded); the local matcher still answers.
-      deps.logger.warn({ err: error, requestId: ctx.state.requestId }, "RFQ matching: AI quota unavailable");
-      return "AI quota unavailable";
-    }) : undefined;
+    const withheld = ai ? await aiWithheld(deps, deps.config.openai, ctx.ip, ctx.state.requestId) : undefined;
     const outcome = await matchRfq(
       { db: deps.db, onchainSchema: deps.config.onchainSchema, ai: withheld ? undefined : ai, aiWithheld: withheld, logger: deps.logger },
       input,
@@ -45,8 +41,8 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
       `and ranks them by a 0-100 score: product type 35, reputation 30, country 10, lead time 10, capacity headroom 10, ` +
       `verified 5. At most ${MAX_MATCHES} matches. "model" names the AI model that read the RFQ, "local-matcher-v1" ` +
       `when none is configured, or "local-matcher-v1 (fallback: <reason>)" when it failed, was too slow, or the client's ` +
-      `hourly or the service's daily AI quota was reached (the reason is then "client AI quota" or "daily AI quota"). The README ` +
-      `("RFQ matching") documents the vocabulary and the weights.`,
+      `hourly or the service's daily AI quota was reached (the reason is then "client AI quota" or "daily AI quota"). docs/rfq-matching.md ` +
+      `documents the vocabulary and the weights.`,
     requestBody: {
       schema: matchRequestSchema,
       example: { rfq: "5,000 organic cotton tees, GOTS certified, from Bangladesh or India, within 60 days", quantity: 5000, certifications: ["GOTS"] },

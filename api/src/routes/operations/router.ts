@@ -4,13 +4,13 @@
 //   POST /api/factories/:id/tags             assign an NFC tag to a product made by factory :id
 //   POST /api/factories/:id/events           record a supply-chain step of a product made by factory :id
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { requireOperator } from "../../middleware/operator-auth";
 import { validateParams } from "../../middleware/validate-params";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { validateBody } from "../../validation";
+import { validateBody } from "../../middleware/validate-body";
 import { assignTagBody, factoryPathParam, mintBody, registerFactoryBody, supplyChainEventBody, transactionResult } from "./schemas";
-import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory, type RegisterFactoryInput } from "./service";
+import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory, type RegisterFactoryInput } from "../../factories/operations";
 
 const WRITE_ERRORS = {
   "401": errorResponse("missing, unknown or expired token (UNAUTHORIZED)"),
@@ -91,7 +91,7 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
     method: "post",
     path: "/api/factories/:id/events",
     tag: "Factory operations",
-    summary: "Record a supply-chain step (stage 1-12, see README) with optional details, whose hash goes on chain",
+    summary: "Record a supply-chain step (stage 1-12, see docs/contracts.md) with optional details, whose hash goes on chain",
     security: "bearer",
     parameters: idParam,
     requestBody: { schema: supplyChainEventBody, example: { uid: "DEMO-7K3M9Q2X", stage: 8, details: { inspector: "QC line 3", result: "pass" } } },

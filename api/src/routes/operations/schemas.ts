@@ -1,6 +1,6 @@
 // JSON Schemas of the factory-write operations (spec 4.6).
 import type { JsonSchema } from "../../validation";
-import { CERTIFICATION_CODES } from "../factories/reputation";
+import { CERTIFICATION_CODES } from "../../factories/reputation";
 import { UID_PATTERN } from "../dpp/schemas";
 
 /** Text Postgres can store as sent: no NUL (refused by text and jsonb) and no lone surrogate (refused by jsonb,

@@ -2,17 +2,19 @@
 // the server in the brand's white-label theme.
 import Router from "@koa/router";
 import type { Context, Middleware } from "koa";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { validateParams } from "../../middleware/validate-params";
 import type { OpenApiRegistry, Operation } from "../../openapi/registry";
 import { brandProfilePage } from "../../pages/brand-profile";
 import { certificatePage } from "../../pages/certificate";
-import { htmlErrors, sendPage } from "../../pages/respond";
+import { htmlErrors, sendPage } from "../../middleware/page-response";
 import { scanPage } from "../../pages/scan";
-import { productLinks } from "../dpp/presenter";
+import { productLinks } from "../../passports/links";
 import { slugParam, UID_PATTERN, uidParam } from "./schemas";
-import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "./scan-recorder";
-import { brandProfile, passportPage, qrSvg } from "./service";
+import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
+import { brandProfile } from "../../brands/brand-profile";
+import { qrSvg } from "../../pages/qr-code";
+import { passportPage } from "../../passports/passport-page";
 
 const PASSPORT_ERRORS = {
   notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",

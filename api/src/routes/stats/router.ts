@@ -1,8 +1,8 @@
-// GET /api/stats (spec 4.4): aggregate counts of the platform, a few seconds old at most; fields documented in the README.
+// GET /api/stats (spec 4.4): aggregate counts of the platform, a few seconds old at most; fields documented in docs/public-api.md.
 import Router from "@koa/router";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { STATS_TTL_MS, StatsSnapshots } from "./service";
+import { STATS_TTL_MS, StatsSnapshots } from "../../stats/service";
 
 export function statsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = new Router<AppState>();

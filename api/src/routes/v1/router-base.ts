@@ -2,7 +2,7 @@
 // envelope, and the OpenAPI pieces every v1 operation shares.
 import Router from "@koa/router";
 import type { Context } from "koa";
-import type { AppDeps, AppState } from "../../app";
+import type { AppDeps, AppState } from "../../deps";
 import { SLUG_PATTERN } from "../../brands/service";
 import { requireBrand } from "../../middleware/brand-auth";
 import { meterApiCall } from "../../middleware/metering";

@@ -1,6 +1,6 @@
 // Shapes the brand record of GET /api/v1/brand; key material never appears in it.
 import type { BrandRecord } from "../../../brands/service";
-import type { BrandContext } from "../../../middleware/brand-auth";
+import type { BrandContext } from "../../../brands/service";
 import { isPlanName, PLANS, presentLimits } from "../../../plans/catalogue";
 
 export function presentBrand(brand: BrandContext, record: BrandRecord) {

@@ -1,6 +1,6 @@
 // GET /api/v1/brand (spec 4.7): the brand the API key belongs to.
 import type Router from "@koa/router";
-import type { AppDeps, AppState } from "../../../app";
+import type { AppDeps, AppState } from "../../../deps";
 import { getBrand } from "../../../brands/service";
 import type { OpenApiRegistry } from "../../../openapi/registry";
 import { BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";

@@ -1,7 +1,8 @@
 // Shapes the certificate issuance result (spec 2.6, plus the token and data needed to verify it).
 import { explorerTxUrl } from "../../../chain/explorer";
 import type { Config } from "../../../config";
-import { certificatePdfUrl, type Issuance } from "../../../passports/issuance";
+import type { Issuance } from "../../../passports/issuance";
+import { certificatePdfUrl } from "../../../passports/links";
 
 export function presentIssuance(config: Config, uid: string, issuance: Issuance) {
   return {

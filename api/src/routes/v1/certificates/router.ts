@@ -1,13 +1,13 @@
 // POST /api/v1/certs/issue (spec 4.10): mints the product's passport from the shared wallet and returns spec 2.6.
 import type Router from "@koa/router";
-import type { AppDeps, AppState } from "../../../app";
+import type { AppDeps, AppState } from "../../../deps";
 import { consumeQuota, refundQuota } from "../../../metering/service";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
-import { validateBody } from "../../../validation";
+import { validateBody } from "../../../middleware/validate-body";
 import { BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";
 import { presentIssuance } from "./presenter";
 import { issuanceResult, issueBody } from "./schemas";
-import { issueCertificate } from "./service";
+import { issueCertificate } from "../../../certificates/service";
 
 export function certificatesV1Router(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = v1Router(deps);

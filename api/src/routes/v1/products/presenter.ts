@@ -2,13 +2,13 @@
 import type { Config } from "../../../config";
 import type { Provenance } from "../../../passports/content";
 import { describeComposition } from "../../../passports/fibres";
-import type { ProductRow } from "../../../passports/repo";
 import { CARE_NOT_DECLARED, UNKNOWN_COUNTRY } from "../../../products/defaults";
 import type { Warranty } from "../../../products/warranty";
 import { escapeHtml } from "../../../pages/html";
-import { presentPublicPassport, productLinks } from "../../dpp/presenter";
-import type { PublicPassport } from "../../dpp/service";
-import type { CreatedProduct, CreateProductInput } from "./service";
+import { productLinks } from "../../../passports/links";
+import { buildPublicRecord } from "../../../passports/public-record";
+import type { PublicPassport } from "../../../passports/public-passport";
+import type { CreatedProduct, CreateProductInput, ProductRow } from "../../../products/service";
 
 export function embedSnippet(uid: string): string {
   return `<div class="service-badge" data-uid="${escapeHtml(uid)}"></div>`;
@@ -42,7 +42,7 @@ function provenanceOf(product: ProductRow): Provenance {
 
 export function presentCertificateRecord(config: Config, passport: PublicPassport) {
   const { product } = passport;
-  const chain = presentPublicPassport(config, passport).blockchain;
+  const chain = buildPublicRecord(config, passport).blockchain;
   return {
     uid: product.uid,
     product: {

@@ -1,20 +1,18 @@
 // Brand products (spec 4.8, 4.9, 4.11): register, read the certificate record, read carbon and warranty data.
 import type Router from "@koa/router";
-import type { AppDeps, AppState } from "../../../app";
+import type { AppDeps, AppState } from "../../../deps";
 import { consumeQuota } from "../../../metering/service";
 import { validateParams } from "../../../middleware/validate-params";
 import { IndexedReadCache, sharedIndexerState } from "../../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { warrantyFor } from "../../../products/warranty";
-import { ValidationError } from "../../../errors";
-import { validateBody } from "../../../validation";
+import { IDEMPOTENCY_KEY, idempotent } from "../../../middleware/idempotency";
+import { validateBody } from "../../../middleware/validate-body";
 import { API_VERSION, BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";
 import { presentCertificateRecord, presentEnrichment, presentRegistration } from "./presenter";
 import { UID_PATTERN } from "../../dpp/schemas";
 import { certificateRecord, createProductBody, enrichmentRecord, registrationResult, uidParam } from "./schemas";
-import { brandProduct, productCertificate, registerProduct, type CreateProductInput } from "./service";
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
+import { brandProduct, productCertificate, registerProduct, type CreateProductInput } from "../../../products/service";
 
 export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const router = v1Router(deps);
@@ -22,24 +20,15 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
   const records = new IndexedReadCache<ReturnType<typeof presentCertificateRecord>>({ ttlMs: 1000, maxEntries: 1000 });
   const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
-  router.post("/products", validateBody(createProductBody), async (ctx) => {
+  router.post("/products", validateBody(createProductBody), idempotent(deps, "POST /api/v1/products"), async (ctx) => {
     const brand = ctx.state.brand!;
-    const key = ctx.get("Idempotency-Key") || undefined;
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw new ValidationError([{ field: "Idempotency-Key", problem: "must be 1-100 characters of A-Z a-z 0-9 _ . : -" }]);
-    }
     const input = ctx.state.input as CreateProductInput;
-    const reply = await registerProduct(deps, brand, input, key, (created) => ({
-      status: 201,
-      body: {
-        success: true,
-        data: presentRegistration(deps.config, input, created),
-        meta: { api_version: API_VERSION, brand_slug: brand.slug, timestamp: new Date().toISOString() },
-      },
-    }));
-    if (reply.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.status = reply.status;
-    ctx.body = reply.body;
+    const created = await registerProduct(ctx.state.transaction ?? deps.db, brand, input);
+    ok(ctx, presentRegistration(deps.config, input, created), 201, {
+      api_version: API_VERSION,
+      brand_slug: brand.slug,
+      timestamp: new Date().toISOString(),
+    });
   });
 
   router.get("/products/:uid", validateParams(uidParam), async (ctx) => {

@@ -1,6 +1,6 @@
 // JSON Schemas of the v1 product routes (spec 4.8, 2.4, 2.5, 2.7).
 import { EU_FIBRE_NAMES } from "../../../passports/fibres";
-import { CERTIFICATION_CODES } from "../../factories/reputation";
+import { CERTIFICATION_CODES } from "../../../factories/reputation";
 import { UID_PATTERN } from "../../dpp/schemas";
 import type { JsonSchema } from "../../../validation";
 

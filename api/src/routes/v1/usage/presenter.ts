@@ -1,5 +1,5 @@
 // Shapes the usage summary of GET /api/v1/usage (spec 2.10).
-import type { BrandContext } from "../../../middleware/brand-auth";
+import type { BrandContext } from "../../../brands/service";
 import type { MonthlyUsage } from "../../../metering/service";
 
 export function presentUsage(brand: BrandContext, usage: MonthlyUsage) {

@@ -1,6 +1,6 @@
 // GET /api/v1/usage (spec 4.13): the brand's metered usage this month, in the body and in headers.
 import type Router from "@koa/router";
-import type { AppDeps, AppState } from "../../../app";
+import type { AppDeps, AppState } from "../../../deps";
 import { monthlyUsage } from "../../../metering/service";
 import type { OpenApiRegistry } from "../../../openapi/registry";
 import { BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";

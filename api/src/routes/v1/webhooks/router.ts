@@ -8,11 +8,12 @@
 //   POST   /api/v1/webhooks/:id/enable                           turn a disabled webhook back on
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
-import type { AppDeps, AppState } from "../../../app";
+import type { AppDeps, AppState } from "../../../deps";
 import { ValidationError } from "../../../errors";
 import { validateParams } from "../../../middleware/validate-params";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
-import { compile, toDetails, validateBody, type JsonSchema } from "../../../validation";
+import { validateBody } from "../../../middleware/validate-body";
+import { compile, toDetails, type JsonSchema } from "../../../validation";
 import type { EventType } from "../../../webhooks/events";
 import { BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";
 import { presentDeliveries, presentDelivery, presentRegistration, presentRotation, presentWebhook, SIGNATURE_NOTE } from "./presenter";
@@ -35,7 +36,7 @@ import {
   registerWebhook,
   rotateWebhookSecret,
   webhookDeliveries,
-} from "./service";
+} from "../../../webhooks/brand-endpoints";
 
 const DEFAULT_PAGE = 20;
 
@@ -129,7 +130,7 @@ function document(openapi: OpenApiRegistry): void {
     tag: TAG,
     summary: "Subscribe a receiver URL to v1 events; the signing secret is returned once",
     description:
-      "Events: product.certified, order.verified, scan.detected, cert.issued (payloads in the README, Events). The " +
+      "Events: product.certified, order.verified, scan.detected, cert.issued (payloads in docs/webhooks.md, Events catalogue). The " +
       "URL must be http(s) (https in production) and resolve only to public addresses; it is checked again before " +
       "every delivery. " + SIGNATURE_NOTE + " " + V1_HEADERS_NOTE,
     security: "apiKey",

@@ -1,0 +1,19 @@
+// Validates a request's JSON body against a JSON Schema; validated input goes on ctx.state.input.
+import type { Middleware } from "koa";
+import type { AppState } from "../deps";
+import { ValidationError } from "../errors";
+import { compile, toDetails, type JsonSchema } from "../validation";
+import { readJsonBody } from "./json-body";
+
+/** Reads the JSON body (after whatever authentication runs before it), validates it against `schema`, and puts it on ctx.state.input. */
+export function validateBody<T>(schema: JsonSchema): Middleware<AppState> {
+  const check = compile<T>(schema);
+  return async (ctx, next) => {
+    await readJsonBody(ctx);
+    const body = ctx.state.body;
+    if (body === undefined) throw new ValidationError([{ field: "body", problem: "is required" }]);
+    if (!check(body)) throw new ValidationError(toDetails(check.errors));
+    ctx.state.input = body;
+    await next();
+  };
+}
