@@ -23,6 +23,7 @@ import { v1UsageRouter } from "./routes/v1/usage/router";
 import { v1WebhooksRouter } from "./routes/v1/webhooks/router";
 import { pagesRouter } from "./routes/pages/router";
 import { badgeRouter } from "./routes/badge/router";
+import { docsRouter } from "./routes/docs/router";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
@@ -53,6 +54,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     certificatesRouter(deps, openapi),
     pagesRouter(deps, openapi),
     badgeRouter(deps, openapi),
+    docsRouter(deps, openapi),
   ];
 
   const docs = new Router<AppState>();
