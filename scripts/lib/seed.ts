@@ -9,6 +9,7 @@ import { createOperator, operatorExists, setOperatorPassword } from "../../api/s
 import { getStoredBranding, setBranding } from "../../api/src/brands/branding";
 import { createBrand, ensureKey, getBrand, issueKey, productDefaults, setProductDefaults, type BrandRecord } from "../../api/src/brands/service";
 import type { Contracts } from "../../api/src/chain/contracts";
+import { certificationMask } from "../../api/src/factories/reputation";
 import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
 import { NotFoundError } from "../../api/src/errors";
@@ -40,17 +41,6 @@ export type DemoState = {
   factory_ids: number[];
   products: Array<{ uid: string; minted: boolean }>;
 };
-
-/** Certification codes in the registry's bit order (IFactoryRegistry). */
-export const CERTIFICATION_BITS = ["GOTS", "OEKO-TEX", "ISO9001", "GRS", "BCI", "SA8000", "bluesign"] as const;
-
-export function certificationMask(codes: readonly string[]): number {
-  return codes.reduce((mask, code) => {
-    const bit = CERTIFICATION_BITS.findIndex((known) => known.toLowerCase() === code.toLowerCase());
-    if (bit < 0) throw new Error(`unknown certification ${code}`);
-    return mask | (1 << bit);
-  }, 0);
-}
 
 export function loadFactories(): FactorySeed[] {
   return JSON.parse(readFileSync(path.join(__dirname, "..", "data", "factories.json"), "utf8")) as FactorySeed[];

@@ -13,7 +13,8 @@ import { templateReason, templateSummary } from "../../api/src/marketplace/wordi
 import { clientBucket, takeAiMatch } from "../../api/src/marketplace/ai-quota.repo";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
-import { certificationMask, loadFactories, type FactorySeed } from "../../scripts/lib/seed";
+import { certificationMask } from "../../api/src/factories/reputation";
+import { loadFactories, type FactorySeed } from "../../scripts/lib/seed";
 import { createTestDatabase } from "../support/hooks";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 

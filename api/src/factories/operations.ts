@@ -9,7 +9,7 @@ import { consumeQuota, refundQuota } from "../metering/service";
 import { dataHashOf, tokenIdOf } from "../passports/content";
 import { confirmMaker, findProductByUid, type ProductRow } from "../products/products.repo";
 import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
-import { CERTIFICATION_CODES } from "./reputation";
+import { certificationMask } from "./reputation";
 import { saveFactoryProfile, type FactoryProfileInput } from "./service";
 import { saveSupplyChainDetails } from "../passports/supply-chain.repo";
 import { issueCertificate, type QuotaGate } from "../certificates/service";
@@ -46,7 +46,7 @@ export async function registerFactory(deps: AppDeps, operator: Operator, input: 
   const country = `0x${Buffer.from(input.country, "latin1").toString("hex")}`;
   const registration = await sendAndConfirm(deps, () => registry.registerFactory(input.factory_id, metadataHash, country));
   const transactions: Array<SentTransaction & { action: string }> = [{ action: "register", ...registration }];
-  const mask = (input.certifications ?? []).reduce((m, code) => m | (1 << CERTIFICATION_CODES.indexOf(code as never)), 0);
+  const mask = certificationMask(input.certifications ?? []);
   if (mask !== 0) transactions.push({ action: "set_certifications", ...(await sendAndConfirm(deps, () => registry.setCertifications(input.factory_id, mask))) });
   if (input.verified) transactions.push({ action: "verify", ...(await sendAndConfirm(deps, () => registry.verifyFactory(input.factory_id))) });
   return { factory_id: input.factory_id, metadata_hash: metadataHash, ...registration, transactions };

@@ -1,8 +1,9 @@
 // The factory reputation score: 0-100 from indexed on-chain activity only, so anyone can recompute it from the chain.
 // The formula and a worked example are in docs/public-api.md ("Factory reputation").
 
-export const CERTIFICATION_CODES = ["GOTS", "OEKO-TEX", "ISO9001", "GRS", "BCI", "SA8000", "bluesign"] as const;
-export type CertificationCode = (typeof CERTIFICATION_CODES)[number];
+// The registry's certification bits, named once in the contract's NatSpec (generated at build).
+import { CERTIFICATION_CODES, type CertificationCode } from "../generated/contract-constants";
+export { CERTIFICATION_CODES, type CertificationCode };
 
 export type ReputationInputs = {
   verified: boolean;
@@ -32,6 +33,15 @@ const POINTS_PER_CERTIFICATION = 4;
 
 export function certificationsFromMask(mask: number): CertificationCode[] {
   return CERTIFICATION_CODES.filter((_, bit) => (mask & (1 << bit)) !== 0);
+}
+
+/** The registry's mask for `codes` (bit i is CERTIFICATION_CODES[i]; codes compared without regard to case). */
+export function certificationMask(codes: readonly string[]): number {
+  return codes.reduce((mask, code) => {
+    const bit = CERTIFICATION_CODES.findIndex((known) => known.toLowerCase() === code.toLowerCase());
+    if (bit < 0) throw new Error(`unknown certification ${code}`);
+    return mask | (1 << bit);
+  }, 0);
 }
 
 /** log10(1+n) / log10(1+full), capped at 1: the first passports count most, volume alone cannot buy the score. */

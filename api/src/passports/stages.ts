@@ -1,17 +1,7 @@
 // Supply-chain stage codes recorded on chain (IProductPassport), and their names.
-export const STAGES: Readonly<Record<number, string>> = {
-  1: "fibre_sourced",
-  2: "spun",
-  3: "woven_or_knitted",
-  4: "dyed_or_printed",
-  5: "cut",
-  6: "sewn",
-  7: "finished",
-  8: "quality_checked",
-  9: "packed",
-  10: "shipped",
-  11: "received",
-  12: "retail_ready",
-};
+import { SUPPLY_CHAIN_STAGE_NAMES } from "../generated/contract-constants";
+
+/** Stage name by code, as the contract's NatSpec names them (generated at build). */
+export const STAGES = SUPPLY_CHAIN_STAGE_NAMES;
 
 export const PASSPORT_STATUSES = ["active", "lost", "stolen", "recovered"] as const;
