@@ -1,10 +1,11 @@
 // Builds the Koa application from its dependencies; it does not listen (server.ts does), so tests can mount it.
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import Koa from "koa";
 import type { AppDeps, AppState } from "./deps";
 import { accessLog } from "./middleware/access-log";
 import { errorHandler } from "./middleware/error-handler";
 import { requestId } from "./middleware/request-id";
+import { dispatchRouters } from "./middleware/router-dispatch";
 import { OpenApiRegistry } from "./openapi/registry";
 import { authRouter } from "./routes/auth/router";
 import { certificatesRouter } from "./routes/certificates/router";
@@ -30,13 +31,26 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   // not one a client made up (Koa would otherwise take the leftmost).
   const hops = deps.config.trustedProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
-  const openapi = new OpenApiRegistry();
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
 
-  const routers = [
+  const routers = buildRouters(deps, new OpenApiRegistry());
+
+  // Each router with its allowedMethods({ throw: true }), in this order; a request enters only those that match it.
+  app.use(dispatchRouters(routers));
+  // Errors are rendered by errorHandler; Koa's default handler would only log them twice.
+  app.silent = true;
+  return app;
+}
+
+/**
+ * Every router of the app, in the order requests meet them, each route written into `openapi` as it is mounted
+ * (test/api/openapi-routes.test.ts compares the two).
+ */
+export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Router<AppState>> {
+  return [
     healthRouter(deps, openapi),
     dppRouter(deps, openapi),
     factoriesRouter(deps, openapi),
@@ -56,25 +70,4 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
     badgeRouter(deps, openapi),
     docsRouter(deps, openapi),
   ];
-
-  const docs = new Router<AppState>();
-  docs.get("/api/openapi.json", (ctx) => {
-    ctx.body = openapi.document(deps.config.publicBaseUrl);
-  });
-  openapi.add({
-    method: "get",
-    path: "/api/openapi.json",
-    tag: "Operations",
-    summary: "This OpenAPI 3.1 document",
-    responses: { "200": { description: "the document" } },
-  });
-  routers.push(docs);
-
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
-  // Errors are rendered by errorHandler; Koa's default handler would only log them twice.
-  app.silent = true;
-  return app;
 }

@@ -1,5 +1,6 @@
 // `npm run bench:http`: autocannon against a bare Koa hello route and the public reads of a seeded local stack it starts
-// itself, each with the same connections and duration; prints req/s, p50, p99, non-2xx and each one's ratio to hello.
+// itself, each with the same connections and duration; prints req/s, p50, p99, non-2xx, each one's ratio to hello,
+// and the two ratios the route layer is held to (dpp/hello, v1/dpp).
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
@@ -19,6 +20,16 @@ const DURATION_S = positiveInteger("BENCH_DURATION", 10);
 const WARMUP_S = positiveInteger("BENCH_WARMUP", 2);
 /** What the public reads must reach, relative to the hello route. */
 const GOALS = { minRatioToHello: 0.3, maxP99Ms: 50 };
+
+/**
+ * What the route layer may cost (issue 10, item 8), as ratios of two targets of the same run: the public passport
+ * read against the bare hello route, and the brand API read against the public read (authentication and metering
+ * may cost at most a fifth of it).
+ */
+const RATIO_GOALS: Array<{ label: string; target: string; baseline: string; min: number }> = [
+  { label: "dpp/hello", target: "GET /api/dpp/{uid}", baseline: "hello (bare Koa + @koa/router)", min: 0.6 },
+  { label: "v1/dpp", target: "GET /api/v1/products/{uid}", baseline: "GET /api/dpp/{uid}", min: 0.8 },
+];
 
 /** One URL to load. `read: true` holds it to GOALS (`minRatio` replaces the ratio goal); more go into `targetsFor`. */
 export type Target = { name: string; url: string; headers?: Record<string, string>; read: boolean; minRatio?: number };
@@ -127,6 +138,15 @@ function report(targets: Target[], figures: Figures[]): string[] {
         (f.non2xx + f.errors > 0 ? `, ${f.non2xx} non-2xx and ${f.errors} errors (figures not comparable)` : ""),
     );
   });
+  lines.push("", "route layer (same run):");
+  for (const goal of RATIO_GOALS) {
+    const of = (name: string) => figures[targets.findIndex((target) => target.name === name)];
+    const target = of(goal.target);
+    const baseline = of(goal.baseline);
+    if (!target || !baseline) continue;
+    const ratio = target.reqPerSec / baseline.reqPerSec;
+    lines.push(`  ${goal.label.padEnd(9)} ${ratio.toFixed(2)} (goal >= ${goal.min.toFixed(2)}) ${ratio >= goal.min ? "met" : "MISSED"}`);
+  }
   return lines;
 }
 

@@ -13,8 +13,9 @@ import { consumeQuota, meterCall, monthlyUsage, periodOf, refundQuota, secondsTo
 import { errorHandler } from "../../api/src/middleware/error-handler";
 import { requestId } from "../../api/src/middleware/request-id";
 import { effectiveLimits, PLANS } from "../../api/src/plans/catalogue";
-import { ok, v1Router } from "../../api/src/routes/v1/router-base";
-import { validateBody } from "../../api/src/middleware/validate-body";
+import { OpenApiRegistry } from "../../api/src/openapi/registry";
+import { defineRoute, mountRoutes } from "../../api/src/routes/define-route";
+import { ok } from "../../api/src/routes/v1/router-base";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort, waitFor } from "../../scripts/lib/processes";
 import { createTestDatabase } from "../support/hooks";
@@ -297,7 +298,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
     });
   });
 
-  describe("a v1 route with validation (the chain other routers get from v1Router)", () => {
+  describe("a v1 route with validation (the chain every apiKey route declaration gets)", () => {
     let server: Server;
     let url: string;
 
@@ -312,9 +313,19 @@ describe("v1 brand accounts, keys, limits and usage", () => {
       const app = new Koa<AppState>();
       app.use(requestId());
       app.use(errorHandler(deps.logger));
-      const router = v1Router(deps);
-      const schema = { type: "object", additionalProperties: false, required: ["sku"], properties: { sku: { type: "string", maxLength: 20 } } };
-      router.post("/echo", validateBody(schema), (ctx) => ok(ctx, ctx.state.input, 201, { api_version: "1.0" }));
+      const router = mountRoutes(deps, new OpenApiRegistry(), [
+        defineRoute({
+          method: "post",
+          path: "/api/v1/echo",
+          operationId: "echo",
+          tag: "test",
+          summary: "echoes its body",
+          auth: "apiKey",
+          body: { type: "object", additionalProperties: false, required: ["sku"], properties: { sku: { type: "string", maxLength: 20 } } },
+          responses: {},
+          handler: (ctx) => ok(ctx, ctx.state.input, 201, { api_version: "1.0" }),
+        }),
+      ]);
       app.use(router.routes());
       app.silent = true;
       server = app.listen(0, "127.0.0.1");

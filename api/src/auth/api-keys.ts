@@ -16,8 +16,14 @@ export function apiKeyFromValue(key: string): NewApiKey {
 }
 
 export function hashApiKey(key: string): Buffer {
-  // One-shot hash: no Hash object per request (every authenticated call hashes its key).
-  return hash("sha256", key, "buffer");
+  return Buffer.from(hashApiKeyHex(key), "hex");
+}
+
+/** The same hash in hex, as the key cache is keyed. */
+export function hashApiKeyHex(key: string): string {
+  // One-shot hash: no Hash object per request (every authenticated call hashes its key). Hex output: on Node 20
+  // crypto.hash is about twice as fast to hex as to a Buffer.
+  return hash("sha256", key, "hex");
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {

@@ -1,6 +1,6 @@
 // Brand accounts and their API keys: creation, keys shown once and stored hashed, rotation, revocation, plans, limits.
 import { invalidateKeyCaches, type KeyCache } from "./key-cache";
-import { apiKeyFromValue, generateApiKey, hashApiKey, sameHash } from "../auth/api-keys";
+import { apiKeyFromValue, generateApiKey, hashApiKey, hashApiKeyHex, sameHash } from "../auth/api-keys";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { isPlanName, overrideProblems, PLAN_NAMES, type EffectiveLimits, type LimitOverrides } from "../plans/catalogue";
@@ -246,8 +246,8 @@ export async function setProductDefaults(db: Knex, slug: string, patch: ProductD
 /** The brand a presented key belongs to, if the key is in force; the caller decides what a miss means. */
 export async function brandForKey(db: Knex, presentedKey: string, cache?: KeyCache): Promise<BrandRecord | undefined> {
   if (presentedKey.length === 0 || presentedKey.length > MAX_KEY_LENGTH) return undefined;
-  const hash = hashApiKey(presentedKey);
-  const hashHex = hash.toString("hex");
+  const hashHex = hashApiKeyHex(presentedKey);
+  const hash = Buffer.from(hashHex, "hex");
   // Read before the lookup: if the cache is cleared while it runs (a revocation heard), its result is not kept.
   const generation = cache?.generation ?? 0;
   const cached = cache?.get(hashHex);

@@ -44,6 +44,7 @@ export class CallMeter {
   /** Calls per "brandId\tperiod\tendpoint" not yet written. */
   private readonly endpoints = new Map<string, number>();
   private readonly flushTimer: NodeJS.Timeout;
+  private clock: { period: string; hour: Date } | undefined;
   /** Writes under way (endpoint flushes, returned calls): a settle waits for them, so a usage read sees them. */
   private readonly writing = new Set<Promise<void>>();
 
@@ -55,10 +56,21 @@ export class CallMeter {
     this.flushTimer.unref();
   }
 
+  /**
+   * Admits one call from the brand's lease when it has one to give, without a promise (the common case under load);
+   * undefined when only admit() can decide (no lease, none left, a grant under way, a new hour or month).
+   */
+  admitLeased(brandId: number, limits: EffectiveLimits, endpoint: string, now = new Date()): CallMeterReading | undefined {
+    const lease = this.leases.get(brandId);
+    if (!lease || lease.remaining === 0 || lease.inflight) return undefined;
+    const { period, hour } = this.clockAt(now);
+    if (lease.period !== period || lease.hour.getTime() !== hour.getTime()) return undefined;
+    return this.take(lease, limits, endpoint, now);
+  }
+
   /** Admits one call of the brand, or says which limit refuses it. */
   async admit(brandId: number, limits: EffectiveLimits, endpoint: string, now = new Date()): Promise<CallMeterReading> {
-    const period = periodOf(now);
-    const hour = hourOf(now);
+    const { period, hour } = this.clockAt(now);
     for (;;) {
       let lease = this.leases.get(brandId);
       if (lease && !lease.inflight && (lease.period !== period || lease.hour.getTime() !== hour.getTime())) {
@@ -69,17 +81,27 @@ export class CallMeter {
         lease = { brandId, period, hour, remaining: 0, calls: 0, requests: 0, size: 1, lastGrantAt: 0, lastUseAt: 0 };
         this.leases.set(brandId, lease);
       }
-      if (lease.remaining > 0) {
-        lease.remaining -= 1;
-        const key = `${brandId}\t${lease.period}\t${endpoint}`;
-        this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + 1);
-        this.armIdle(lease);
-        return this.reading("admitted", lease, limits, now);
-      }
+      if (lease.remaining > 0) return this.take(lease, limits, endpoint, now);
       const granting = lease.inflight ?? this.grant(lease, limits);
       const outcome = await granting;
       if (outcome !== "admitted") return this.reading(outcome, lease, limits, now);
     }
+  }
+
+  private take(lease: Lease, limits: EffectiveLimits, endpoint: string, now: Date): CallMeterReading {
+    lease.remaining -= 1;
+    const key = `${lease.brandId}\t${lease.period}\t${endpoint}`;
+    this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + 1);
+    this.armIdle(lease);
+    return this.reading("admitted", lease, limits, now);
+  }
+
+  /** The period and hour of `now`, worked out once an hour rather than per call (a UTC month is whole hours). */
+  private clockAt(now: Date): { period: string; hour: Date } {
+    const ms = now.getTime();
+    const clock = this.clock;
+    if (clock && ms >= clock.hour.getTime() && ms < clock.hour.getTime() + 3_600_000) return clock;
+    return (this.clock = { period: periodOf(now), hour: hourOf(now) });
   }
 
   /** Gives back the brand's unused calls and writes its endpoint counts, so Postgres holds exact figures. */

@@ -2,9 +2,9 @@
 import type { Middleware } from "koa";
 import type { AppDeps, AppState } from "../deps";
 import { assertNotLocked, recordFailure, sleep, type ThrottlePolicy } from "../auth/throttle";
-import { brandForKey, type BrandRecord } from "../brands/service";
+import { brandForKey, type BrandContext, type BrandRecord } from "../brands/service";
 import { BrandInactiveError, InvalidKeyError, MissingKeyError } from "../errors";
-import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
+import { effectiveLimits } from "../plans/catalogue";
 
 /**
  * Invalid keys from one client address. Keys are 256-bit random values, so this is not about guessing them: it
@@ -34,15 +34,24 @@ export function parseAuthorization(header: string): Credentials {
   return { kind: "bearer", token };
 }
 
-// Limits per brand record: a cached key hands out the same record until it changes, so they are worked out once.
-const limitsByRecord = new WeakMap<BrandRecord, EffectiveLimits>();
-function limitsOf(brand: BrandRecord): EffectiveLimits {
-  let limits = limitsByRecord.get(brand);
-  if (!limits) {
-    limits = effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides });
-    limitsByRecord.set(brand, limits);
+// The brand as requests see it, per brand record: a cached key hands out the same record until it changes (2 s at
+// most), so its limits and this object are worked out once, not per request. Frozen: requests share it.
+const contextByRecord = new WeakMap<BrandRecord, Readonly<BrandContext>>();
+function contextOf(brand: BrandRecord): Readonly<BrandContext> {
+  let context = contextByRecord.get(brand);
+  if (!context) {
+    context = Object.freeze({
+      id: brand.id,
+      slug: brand.slug,
+      name: brand.name,
+      uidPrefix: brand.uidPrefix,
+      status: brand.status,
+      plan: brand.plan,
+      limits: Object.freeze(effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides })),
+    });
+    contextByRecord.set(brand, context);
   }
-  return limits;
+  return context;
 }
 
 /**
@@ -53,15 +62,16 @@ function limitsOf(brand: BrandRecord): EffectiveLimits {
  */
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
-    const credentials = parseAuthorization(ctx.get("Authorization"));
+    const headers = ctx.req.headers;
+    const credentials = parseAuthorization(headers.authorization ?? "");
     if (credentials.kind === "none") throw new MissingKeyError();
 
-    const clientKey = `apikey:ip:${ctx.ip}`;
-    const slug = ctx.get("X-Service-Brand").trim().toLowerCase();
+    const slug = String(headers["x-service-brand"] ?? "").trim().toLowerCase();
     const brand = credentials.kind === "bearer" && slug ? await brandForKey(deps.db, credentials.token, deps.keyCache) : undefined;
     if (!brand || brand.slug !== slug) {
       // The lock is read only for a failed key: a valid key is not the guessing the lock stops, and this keeps the
       // lock check off the path of every valid request. A locked address still learns nothing: it gets 429.
+      const clientKey = `apikey:ip:${ctx.ip}`;
       await assertNotLocked(deps.db, [clientKey]);
       const delayMs = await recordFailure(deps.db, [{ key: clientKey, policy }]);
       await sleep(delayMs);
@@ -69,15 +79,7 @@ export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLI
     }
     if (brand.status !== "active") throw new BrandInactiveError();
 
-    ctx.state.brand = {
-      id: brand.id,
-      slug: brand.slug,
-      name: brand.name,
-      uidPrefix: brand.uidPrefix,
-      status: brand.status,
-      plan: brand.plan,
-      limits: limitsOf(brand),
-    };
+    ctx.state.brand = contextOf(brand);
     await next();
   };
 }

@@ -10,28 +10,36 @@ import { meterCall, type CallMeterReading } from "../metering/service";
  * set before the handler runs, so error responses carry them too.
  */
 export function meterApiCall(deps: AppDeps): Middleware<AppState> {
-  return async (ctx, next) => {
+  const meter = deps.callMeter;
+  return (ctx, next) => {
     const brand = ctx.state.brand;
     if (!brand) throw new Error("meterApiCall must run after requireBrand");
     const endpoint = endpointOf(ctx);
-    const reading = deps.callMeter
-      ? await deps.callMeter.admit(brand.id, brand.limits, endpoint)
-      : await meterCall(deps.db, brand.id, brand.limits, endpoint);
-    setUsageHeaders(ctx, reading);
-    if (reading.outcome === "monthly_limit") throw new MonthlyLimitError("API call", reading.retryAfterSeconds);
-    if (reading.outcome === "hourly_limit") {
-      throw new RateLimitError(reading.retryAfterSeconds, `Hourly rate limit of ${reading.hourlyLimit} requests exceeded.`);
+    // A call the brand's lease covers is admitted on the spot; only a grant, a refusal or no meter waits on Postgres.
+    const leased = meter?.admitLeased(brand.id, brand.limits, endpoint);
+    if (leased) {
+      setUsageHeaders(ctx, leased);
+      return next();
     }
-    await next();
+    const reading = meter ? meter.admit(brand.id, brand.limits, endpoint) : meterCall(deps.db, brand.id, brand.limits, endpoint);
+    return reading.then((read) => {
+      setUsageHeaders(ctx, read);
+      if (read.outcome === "monthly_limit") throw new MonthlyLimitError("API call", read.retryAfterSeconds);
+      if (read.outcome === "hourly_limit") {
+        throw new RateLimitError(read.retryAfterSeconds, `Hourly rate limit of ${read.hourlyLimit} requests exceeded.`);
+      }
+      return next();
+    });
   };
 }
 
 function setUsageHeaders(ctx: Context, reading: CallMeterReading): void {
-  ctx.set("X-Plan-API-Used", String(reading.callsThisMonth));
-  ctx.set("X-Plan-API-Limit", String(reading.callsLimit));
-  ctx.set("X-RateLimit-Limit", String(reading.hourlyLimit));
-  ctx.set("X-RateLimit-Remaining", String(reading.hourlyRemaining));
-  ctx.set("X-RateLimit-Reset", String(reading.secondsToHourReset));
+  const res = ctx.res;
+  res.setHeader("X-Plan-API-Used", String(reading.callsThisMonth));
+  res.setHeader("X-Plan-API-Limit", String(reading.callsLimit));
+  res.setHeader("X-RateLimit-Limit", String(reading.hourlyLimit));
+  res.setHeader("X-RateLimit-Remaining", String(reading.hourlyRemaining));
+  res.setHeader("X-RateLimit-Reset", String(reading.secondsToHourReset));
 }
 
 type MatchedLayer = { path: string | RegExp; methods: string[] };
@@ -39,7 +47,8 @@ type MatchedLayer = { path: string | RegExp; methods: string[] };
 /** The route pattern that matched ("GET /api/v1/products/:uid"), so the breakdown has one line per endpoint. */
 function endpointOf(ctx: Context): string {
   const matched = (ctx as unknown as { matched?: MatchedLayer[] }).matched ?? [];
-  const route = matched.filter((layer) => layer.methods.includes(ctx.method)).at(-1);
-  const method = ctx.method === "HEAD" ? "GET" : ctx.method;
-  return `${method} ${route && typeof route.path === "string" ? route.path : "/api/v1/*"}`;
+  const method = ctx.method;
+  let route: MatchedLayer | undefined;
+  for (let i = matched.length - 1; i >= 0 && !route; i--) if (matched[i]!.methods.includes(method)) route = matched[i];
+  return `${method === "HEAD" ? "GET" : method} ${route && typeof route.path === "string" ? route.path : "/api/v1/*"}`;
 }

@@ -6,11 +6,11 @@ import type { AppState } from "../deps";
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export function requestId(): Middleware<AppState> {
-  return async (ctx, next) => {
-    const given = ctx.get("X-Request-Id");
-    const id = SAFE_ID.test(given) ? given : randomUUID();
+  return (ctx, next) => {
+    const given = ctx.req.headers["x-request-id"];
+    const id = typeof given === "string" && SAFE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = id;
-    ctx.set("X-Request-Id", id);
-    await next();
+    ctx.res.setHeader("X-Request-Id", id);
+    return next();
   };
 }

@@ -35,10 +35,23 @@ const UNDEFINED_TABLE = "42P01";
  */
 export async function latestIndexerState(db: Knex, onchainSchema: string): Promise<IndexerState> {
   try {
-    const row = await db.withSchema(onchainSchema).table("_ponder_checkpoint").first<{ latest_checkpoint: string } | undefined>("latest_checkpoint");
+    const result = await db.raw<{ rows: Array<{ latest_checkpoint: string }> }>(latestCheckpointSql(onchainSchema));
+    const row = result.rows[0];
     return row ? decodeCheckpoint(row.latest_checkpoint) : undefined;
   } catch (error) {
     if ((error as { code?: string }).code === UNDEFINED_TABLE) return undefined;
     throw error;
   }
+}
+
+// The statement is built once per schema: hot read paths run it for every burst of requests, and the query builder
+// cost more than the query. The schema name is a checked identifier (config.ts); it is quoted all the same.
+const checkpointSql = new Map<string, string>();
+function latestCheckpointSql(onchainSchema: string): string {
+  let sql = checkpointSql.get(onchainSchema);
+  if (sql === undefined) {
+    sql = `SELECT latest_checkpoint FROM "${onchainSchema.replaceAll('"', '""')}"."_ponder_checkpoint" LIMIT 1`;
+    checkpointSql.set(onchainSchema, sql);
+  }
+  return sql;
 }

@@ -5,9 +5,12 @@ import type { JsonSchema } from "../validation";
 export type Operation = {
   method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
+  /** Stable name for generated clients; derived from method and path when left out (see operationIdOf). */
+  operationId?: string;
   tag: string;
   summary: string;
   description?: string;
+  /** Left out for a public operation, which the document then marks `security: []`. */
   security?: "apiKey" | "bearer";
   parameters?: Array<{ name: string; in: "path" | "query" | "header"; required?: boolean; schema: JsonSchema; description?: string }>;
   /** `required: false` for a body that may be left out (it is required unless said). */
@@ -15,11 +18,45 @@ export type Operation = {
   responses: Record<string, { description: string; schema?: JsonSchema; example?: unknown; contentType?: string }>;
 };
 
+/** The document's tags with their descriptions, in the order a reader meets them; a tag not listed here appears without one. */
+export const TAGS = [
+  { name: "Public", description: "Reads anyone may make without a key: passports, factory reputation, NFT metadata, platform counts, RFQ matching." },
+  { name: "Brand API v1", description: "The metered brand API: products, certificates, usage and webhooks. Send the brand's key as a bearer token and X-Service-Brand: <slug>." },
+  { name: "Factory operations", description: "Operator login and the on-chain writes a factory operator makes: factories, passports, tags, supply-chain events." },
+  { name: "Pages", description: "Server-rendered HTML for shoppers and the embeddable badge; documented so every mounted route is in this document." },
+  { name: "Operations", description: "Liveness, readiness and this document, for operators and integrators." },
+] as const;
+
+/**
+ * The operationId of a route declared without one: the method, then each path segment in camelCase with `:param`
+ * as `By<Param>`, leaving out the leading `/api` (`GET /api/v1/products/:uid` → `getV1ProductsByUid`). It depends
+ * only on method and path, so it stays the same when routes are added or reordered.
+ */
+export function operationIdOf(method: Operation["method"], path: string): string {
+  const words = path
+    .split("/")
+    .filter((segment, index) => segment !== "" && !(index === 1 && segment === "api"))
+    .flatMap((segment) => (segment.startsWith(":") ? ["by", ...wordsOf(segment.slice(1))] : wordsOf(segment)));
+  return method + (words.length === 0 ? "Root" : words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join(""));
+}
+
+function wordsOf(segment: string): string[] {
+  // "rotate-secret" → rotate, secret; "deliveryId" → deliveryId (already camelCase, kept as it is).
+  return segment.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
+}
+
 export class OpenApiRegistry {
   private readonly operations: Operation[] = [];
+  private readonly operationIds = new Map<string, string>();
 
   add(operation: Operation): void {
-    this.operations.push(operation);
+    // A clash would make generated clients drop or rename a method; fail at start, naming both routes.
+    const operationId = operation.operationId ?? operationIdOf(operation.method, operation.path);
+    const route = `${operation.method.toUpperCase()} ${operation.path}`;
+    const taken = this.operationIds.get(operationId);
+    if (taken) throw new Error(`operationId ${operationId} of ${route} is already used by ${taken}; give one of them an explicit operationId`);
+    this.operationIds.set(operationId, route);
+    this.operations.push({ ...operation, operationId });
   }
 
   document(serverUrl: string): Record<string, unknown> {
@@ -28,10 +65,12 @@ export class OpenApiRegistry {
       const path = op.path.replace(/:([A-Za-z_]+)/g, "{$1}");
       paths[path] ??= {};
       paths[path]![op.method] = {
+        operationId: op.operationId,
         tags: [op.tag],
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
-        ...(op.security ? { security: [{ [op.security]: [] }] } : {}),
+        // An explicit empty list says "public" (Redocly's recommended ruleset wants it said, not left out).
+        security: op.security ? [{ [op.security]: [] }] : [],
         ...(op.parameters ? { parameters: op.parameters } : {}),
         ...(op.requestBody
           ? {
@@ -61,17 +100,27 @@ export class OpenApiRegistry {
         ),
       };
     }
+    const used = new Set(this.operations.map((op) => op.tag));
+    const declared = new Set<string>(TAGS.map((tag) => tag.name));
+    const tags = [
+      ...TAGS.filter((tag) => used.has(tag.name)),
+      ...[...used].filter((name) => !declared.has(name)).sort().map((name) => ({ name })),
+    ];
     return {
       openapi: "3.1.0",
       info: {
         title: "Passport Registry API",
         version: "1.0",
+        license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+        contact: { name: "Passport Registry maintainers", url: `${serverUrl}/docs` },
         description:
           "EU Digital Product Passports anchored on an EVM chain, a factory registry with on-chain reputation, " +
           "AI request-for-quotation matching and a metered brand API. Errors use the envelope " +
           '{"success": false, "error": {"code", "message", "request_id", "details"?}}.',
       },
+      // PUBLIC_BASE_URL, the origin every link in a response is built on (config.ts strips its trailing slash).
       servers: [{ url: serverUrl }],
+      tags,
       components: {
         securitySchemes: {
           apiKey: { type: "http", scheme: "bearer", description: "Brand API key; also send X-Service-Brand: <slug>." },

@@ -4,11 +4,14 @@ import type { JsonSchema } from "../../validation";
 
 export { uidParam } from "../dpp/schemas";
 
-/** `?uid=` of /embed/demo; optional (the page then shows a form), other query parameters are ignored. */
-export const demoQuery: JsonSchema = {
+/**
+ * `?uid=` of /embed/demo; optional, and empty when the demo form is sent blank (the page then shows the form). Other
+ * query parameters are ignored.
+ */
+export const demoQuery = {
   type: "object",
-  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
-};
+  properties: { uid: { type: "string", maxLength: 43, pattern: `^(?:${UID_PATTERN.slice(1, -1)})?$`, description: "a product UID, or empty" } },
+} as const;
 
 export const badgeSchema: JsonSchema = {
   type: "object",

@@ -1,8 +1,9 @@
 // GET /certificates/:uid.pdf: the public certificate PDF of an issued passport (certificate_pdf_url of spec 2.6).
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
 import { ValidationError } from "../../errors";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
+import { NOT_MODIFIED, defineRoute, mountRoutes } from "../define-route";
 import { UID_PATTERN } from "../dpp/schemas";
 import { certificateDigest, renderCertificatePdf } from "../../certificates/pdf";
 import { CertificatePdfCache } from "../../certificates/pdf-cache";
@@ -24,42 +25,50 @@ function matchesEtag(header: string, etag: string): boolean {
 }
 
 export function certificatesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const router = new Router<AppState>();
   const pdfs = new CertificatePdfCache();
 
-  router.get("/certificates/:file", async (ctx) => {
-    const file = ctx.params.file!;
-    if (file.length > 48 || !PDF_FILE.test(file)) {
-      throw new ValidationError([{ field: "file", problem: "must be <UID>.pdf" }]);
-    }
-    // Named by what it shows, read from the database without rendering: a revalidation costs no render, and any
-    // change the PDF would show (branding, a re-anchored hash) gives a new ETag.
-    const input = await certificatePdfInput(deps, file.slice(0, -".pdf".length));
-    const digest = certificateDigest(input);
-    const etag = `"${digest}"`;
-    ctx.set("ETag", etag);
-    ctx.set("Cache-Control", "public, max-age=3600");
-    if (matchesEtag(ctx.get("If-None-Match"), etag)) {
-      ctx.status = 304;
-      return;
-    }
-    const pdf = await pdfs.get(digest, () => renderCertificatePdf(input));
-    ctx.type = "application/pdf";
-    ctx.set("Content-Disposition", `inline; filename="${file}"`);
-    ctx.body = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  });
-
-  openapi.add({
-    method: "get",
-    path: "/certificates/:file",
-    tag: "Public",
-    summary: "Certificate PDF of an issued passport: `<UID>.pdf` (brand, product, token, contract, transaction, data hash, QR code)",
-    parameters: [{ name: "file", in: "path", required: true, schema: { type: "string", pattern: PDF_FILE.source }, description: "e.g. DEMO-7K3M9Q2X.pdf" }],
-    responses: {
-      "200": { description: "the PDF", contentType: "application/pdf" },
-      "404": errorResponse("no issued certificate for that UID"),
-      "422": errorResponse("not of the form <UID>.pdf"),
-    },
-  });
-  return router;
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "get",
+      path: "/certificates/:file",
+      operationId: "getCertificatePdf",
+      tag: "Public",
+      auth: "public",
+      summary: "Certificate PDF of an issued passport: `<UID>.pdf` (brand, product, token, contract, transaction, data hash, QR code)",
+      params: {
+        type: "object",
+        required: ["file"],
+        properties: { file: { type: "string", maxLength: 48, pattern: PDF_FILE.source, description: "e.g. DEMO-7K3M9Q2X.pdf" } },
+      },
+      // The handler's own check names the form the file must have ("must be <UID>.pdf").
+      handlerChecksParams: true,
+      responses: {
+        "200": { description: "the PDF", contentType: "application/pdf", schema: { type: "string", format: "binary" } },
+        "304": NOT_MODIFIED,
+        "404": errorResponse("no issued certificate for that UID"),
+        "422": errorResponse("not of the form <UID>.pdf"),
+      },
+      handler: async (ctx) => {
+        const file = ctx.params.file;
+        if (file.length > 48 || !PDF_FILE.test(file)) {
+          throw new ValidationError([{ field: "file", problem: "must be <UID>.pdf" }]);
+        }
+        // Named by what it shows, read from the database without rendering: a revalidation costs no render, and any
+        // change the PDF would show (branding, a re-anchored hash) gives a new ETag.
+        const input = await certificatePdfInput(deps, file.slice(0, -".pdf".length));
+        const digest = certificateDigest(input);
+        const etag = `"${digest}"`;
+        ctx.set("ETag", etag);
+        ctx.set("Cache-Control", "public, max-age=3600");
+        if (matchesEtag(ctx.get("If-None-Match"), etag)) {
+          ctx.status = 304;
+          return;
+        }
+        const pdf = await pdfs.get(digest, () => renderCertificatePdf(input));
+        ctx.type = "application/pdf";
+        ctx.set("Content-Disposition", `inline; filename="${file}"`);
+        ctx.body = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+      },
+    }),
+  ]);
 }

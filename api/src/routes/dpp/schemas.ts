@@ -1,12 +1,241 @@
-// JSON Schemas of the public DPP route.
+// JSON Schemas of the public DPP route: the UID path parameter and the public passport record (spec 2.3; fields
+// explained in docs/public-api.md, built by passports/public-record.ts).
+import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
 
 /** `<PREFIX>-<CODE>`; case-insensitive (stored upper case). */
 export const UID_PATTERN = "^[A-Za-z0-9]{2,10}-[A-Za-z0-9]{4,32}$";
 
-export const uidParam: JsonSchema = {
+export const uidParam = {
   type: "object",
   required: ["uid"],
   additionalProperties: false,
-  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
+  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN, description: "product UID, case-insensitive" } },
+} as const;
+
+const nullable = (type: string) => ({ type: [type, "null"] });
+const hash = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" };
+const nullableHash = { type: ["string", "null"], pattern: "^0x[0-9a-fA-F]{64}$" };
+
+/** The three public addresses of a product (passports/links.ts). */
+export const linksSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["dpp_url", "certificate_url", "scan_url"],
+  properties: {
+    dpp_url: { type: "string", format: "uri", description: "this record; a page for a browser" },
+    certificate_url: { type: "string", format: "uri" },
+    scan_url: { type: "string", format: "uri" },
+  },
+};
+
+const factorySchema = {
+  factory_id: { type: "integer" },
+  name: { type: "string" },
+  city: { type: "string" },
+  country: { type: "string" },
+};
+
+/** The anchored part of a passport (passports/content.ts): version 2 adds `provenance`. */
+const contentSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "the anchored part: keccak256 of its RFC 8785 canonical JSON equals blockchain.data_hash",
+  required: ["schema", "uid", "brand", "product", "fiber_composition", "certifications", "manufacturer", "country_of_manufacture", "carbon", "care_instructions"],
+  properties: {
+    schema: { enum: ["passport-registry/dpp-content/1", "passport-registry/dpp-content/2"] },
+    uid: { type: "string" },
+    brand: {
+      type: "object",
+      additionalProperties: false,
+      required: ["slug", "name"],
+      properties: { slug: { type: "string" }, name: { type: "string" } },
+    },
+    product: {
+      type: "object",
+      additionalProperties: false,
+      required: ["sku", "name", "category", "fabric_type", "description"],
+      properties: { sku: { type: "string" }, name: { type: "string" }, category: { type: "string" }, fabric_type: nullable("string"), description: nullable("string") },
+    },
+    fiber_composition: {
+      type: "array",
+      description: "EU 1007/2011 fibre names; the percentages sum to 100; empty when unknown",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["fiber", "percent"],
+        properties: { fiber: { type: "string" }, percent: { type: "number" } },
+      },
+    },
+    certifications: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "issuer", "number", "valid_until"],
+        properties: {
+          code: { type: "string" },
+          issuer: { type: "string" },
+          number: { type: "string" },
+          valid_until: { type: "string", format: "date" },
+          evidence_url: { type: "string", format: "uri" },
+        },
+      },
+    },
+    manufacturer: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      required: ["factory_id", "name", "city", "country"],
+      properties: factorySchema,
+    },
+    country_of_manufacture: { type: ["string", "null"], description: "ISO 3166-1 alpha-2" },
+    carbon: {
+      type: "object",
+      additionalProperties: false,
+      required: ["kg_co2e", "rating"],
+      properties: { kg_co2e: { type: "number" }, rating: { type: "string" } },
+    },
+    care_instructions: { type: "string" },
+    provenance: {
+      type: "object",
+      additionalProperties: false,
+      description: "version 2: where each value came from, declared by the brand or filled in at registration",
+      required: ["fiber_composition", "care_instructions", "country_of_manufacture"],
+      properties: {
+        fiber_composition: { enum: ["declared", "derived_from_fabric_type", "unknown"] },
+        care_instructions: { enum: ["declared", "brand_default", "category_default", "unknown"] },
+        country_of_manufacture: { enum: ["declared", "factory", "brand_default", "unknown"] },
+      },
+    },
+  },
+};
+
+export const publicRecordSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "content", "manufacturer", "supply_chain_events", "blockchain", "links"],
+  properties: {
+    uid: { type: "string" },
+    content: contentSchema,
+    manufacturer: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      description: "the maker, outside the anchored content: whether it confirmed making the product can change after the mint",
+      required: ["factory_id", "name", "city", "country", "verified", "attribution"],
+      properties: {
+        ...factorySchema,
+        verified: { type: "boolean", description: "a maker that confirmed it, and a verified factory in the registry now" },
+        attribution: { enum: ["confirmed_by_factory", "declared_by_brand"] },
+      },
+    },
+    supply_chain_events: {
+      type: "array",
+      description: "the steps recorded on chain, oldest first",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id", "stage_code", "stage", "factory_id", "factory_name", "place", "time", "block_number", "tx_hash", "explorer_url", "details_hash"],
+        properties: {
+          id: { type: "string" },
+          stage_code: { type: "integer", minimum: 1 },
+          stage: { type: "string", description: "the contract's name of the stage; unknown for a code it does not name" },
+          factory_id: { type: "integer" },
+          factory_name: nullable("string"),
+          place: nullable("string"),
+          time: { type: "string", format: "date-time" },
+          block_number: { type: "integer" },
+          tx_hash: hash,
+          explorer_url: { type: "string", format: "uri" },
+          details_hash: { type: "string" },
+        },
+      },
+    },
+    blockchain: {
+      type: "object",
+      additionalProperties: false,
+      required: [
+        "verified", "status", "network", "chain_id", "contract", "token_id", "tx_hash", "explorer_url", "block_number", "confirmations",
+        "required_confirmations", "data_hash", "data_hash_version", "computed_data_hash", "data_hash_matches", "hash_rule", "passport_status", "nfc_tag_hash",
+      ],
+      properties: {
+        verified: { type: "boolean", description: "minted and indexed at the configured confirmation depth" },
+        status: { enum: ["unissued", "pending", "confirming", "verified"] },
+        network: { type: "string" },
+        chain_id: { type: "integer" },
+        contract: nullable("string"),
+        token_id: { type: "string", pattern: "^[0-9]{1,78}$", description: "uint256(keccak256(UID in upper case)), in decimal" },
+        tx_hash: nullableHash,
+        explorer_url: { type: ["string", "null"], format: "uri" },
+        block_number: nullable("integer"),
+        confirmations: { type: "integer", minimum: 0 },
+        required_confirmations: { type: "integer", minimum: 1 },
+        data_hash: { ...nullableHash, description: "what the chain holds now (from the indexer)" },
+        data_hash_version: nullable("integer"),
+        computed_data_hash: { ...hash, description: "recomputed from `content` as served" },
+        data_hash_matches: { type: ["boolean", "null"], description: "null before issuance" },
+        hash_rule: { const: "keccak256(RFC 8785 canonical JSON of `content`)" },
+        passport_status: { enum: [...PASSPORT_STATUSES, "unknown", null] },
+        nfc_tag_hash: { ...nullableHash, description: "keccak256 of the assigned tag's UID (hex, upper case)" },
+      },
+    },
+    links: linksSchema,
+  },
+};
+
+/** A record as the demo serves it after `npm start`: the example of GET /api/dpp/{uid}. */
+export const PUBLIC_RECORD_EXAMPLE = {
+  uid: "DEMO-7K3M9Q2X",
+  content: {
+    schema: "passport-registry/dpp-content/1",
+    uid: "DEMO-7K3M9Q2X",
+    brand: { slug: "demo-apparel", name: "Demo Apparel Co." },
+    product: { sku: "DA-OXF-001", name: "Organic Oxford Shirt", category: "shirt", fabric_type: "organic cotton", description: null },
+    fiber_composition: [{ fiber: "cotton", percent: 100 }],
+    certifications: [{ code: "GOTS", issuer: "Control Union", number: "CU-1234567", valid_until: "2027-06-30", evidence_url: "https://example.com/gots/CU-1234567" }],
+    manufacturer: { factory_id: 1001, name: "Banani Loomcraft Apparels Ltd.", city: "Dhaka", country: "BD" },
+    country_of_manufacture: "BD",
+    carbon: { kg_co2e: 1.59, rating: "A" },
+    care_instructions: "Machine wash at 30 °C. Do not bleach.",
+  },
+  manufacturer: { factory_id: 1001, name: "Banani Loomcraft Apparels Ltd.", city: "Dhaka", country: "BD", verified: true, attribution: "confirmed_by_factory" },
+  supply_chain_events: [
+    {
+      id: "0x6b5c…-3",
+      stage_code: 6,
+      stage: "sewn",
+      factory_id: 1001,
+      factory_name: "Banani Loomcraft Apparels Ltd.",
+      place: "Dhaka, BD",
+      time: "2026-11-22T09:10:15.000Z",
+      block_number: 72,
+      tx_hash: `0x${"6b".repeat(32)}`,
+      explorer_url: `http://127.0.0.1:3000/explorer/tx/0x${"6b".repeat(32)}`,
+      details_hash: `0x${"3a".repeat(32)}`,
+    },
+  ],
+  blockchain: {
+    verified: true,
+    status: "verified",
+    network: "hardhat-local",
+    chain_id: 31337,
+    contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    token_id: "44981658092057552536133201839373791414657990487574918188685188671768504738285",
+    tx_hash: `0x${"5c".repeat(32)}`,
+    explorer_url: `http://127.0.0.1:3000/explorer/tx/0x${"5c".repeat(32)}`,
+    block_number: 69,
+    confirmations: 88,
+    required_confirmations: 1,
+    data_hash: `0x${"39".repeat(32)}`,
+    data_hash_version: 1,
+    computed_data_hash: `0x${"39".repeat(32)}`,
+    data_hash_matches: true,
+    hash_rule: "keccak256(RFC 8785 canonical JSON of `content`)",
+    passport_status: "active",
+    nfc_tag_hash: `0x${"a2".repeat(32)}`,
+  },
+  links: {
+    dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-7K3M9Q2X",
+    certificate_url: "http://127.0.0.1:3000/dpp-certificate/DEMO-7K3M9Q2X",
+    scan_url: "http://127.0.0.1:3000/scan/DEMO-7K3M9Q2X",
+  },
 };

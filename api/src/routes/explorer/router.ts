@@ -1,10 +1,11 @@
 // GET /explorer/tx/:hash: the service's own transaction page, so `network_url` opens on a local chain with no
 // public explorer. Shows the transaction, its block and the decoded passport and registry events.
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import { Interface, type Log } from "ethers";
 import type { AppDeps, AppState } from "../../deps";
 import { FactoryRegistry__factory, ProductPassport__factory } from "../../../../typechain-types";
 import type { OpenApiRegistry } from "../../openapi/registry";
+import { defineRoute, HTML, mountRoutes } from "../define-route";
 import { html, page } from "../../pages/html";
 import { EXPLORER_LOOKUPS, TransactionLookup } from "../../chain/transaction-lookup";
 
@@ -22,37 +23,53 @@ function decode(log: Log) {
 }
 
 export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const router = new Router<AppState>();
   const lookups = new TransactionLookup(deps.provider);
 
-  router.get("/explorer/tx/:hash", async (ctx) => {
-    const hash = ctx.params.hash!;
-    ctx.type = "text/html; charset=utf-8";
-    if (!TX_HASH.test(hash)) {
-      ctx.status = 422;
-      ctx.body = page("Invalid transaction hash", html`<h1>Invalid transaction hash</h1><p>Expected 0x and 64 hex digits.</p>`);
-      return;
-    }
-    const result = await lookups.get(hash);
-    if (result.kind === "busy") {
-      ctx.status = 503;
-      ctx.set("Retry-After", "5");
-      ctx.set("Cache-Control", "no-store");
-      ctx.body = page("Try again shortly", html`<h1>Try again shortly</h1><p>Too many transactions are being looked up right now.</p>`);
-      return;
-    }
-    if (result.kind === "missing") {
-      ctx.status = 404;
-      ctx.set("Cache-Control", `public, max-age=${EXPLORER_LOOKUPS.missingMs / 1000}`);
-      ctx.body = page("Transaction not found", html`<h1>Transaction not found</h1><p>No transaction ${hash} on ${deps.config.networkName}.</p>`);
-      return;
-    }
-    const { tx, receipt, block } = result.found;
-    const events = (receipt?.logs ?? []).map((log) => ({ ...decode(log), address: log.address, index: log.index }));
-    ctx.set("Cache-Control", receipt ? "public, max-age=60" : "no-store");
-    ctx.body = page(
-      `Transaction ${hash}`,
-      html`<h1>Transaction</h1>
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "get",
+      path: "/explorer/tx/:hash",
+      operationId: "getTransactionPage",
+      tag: "Pages",
+      auth: "public",
+      summary: "Transaction page for chains without a public explorer (the local chain): transaction, block, decoded events",
+      params: { type: "object", required: ["hash"], properties: { hash: { type: "string", pattern: TX_HASH.source } } },
+      // A malformed hash is answered with a page, not the JSON error envelope.
+      handlerChecksParams: true,
+      responses: {
+        "200": HTML("HTML page"),
+        "404": HTML("no such transaction (HTML)"),
+        "422": HTML("not a transaction hash (HTML)"),
+        "503": HTML("too many lookups under way; Retry-After says when to try again (HTML)"),
+      },
+      handler: async (ctx) => {
+        const hash = ctx.params.hash;
+        ctx.type = "text/html; charset=utf-8";
+        if (!TX_HASH.test(hash)) {
+          ctx.status = 422;
+          ctx.body = page("Invalid transaction hash", html`<h1>Invalid transaction hash</h1><p>Expected 0x and 64 hex digits.</p>`);
+          return;
+        }
+        const result = await lookups.get(hash);
+        if (result.kind === "busy") {
+          ctx.status = 503;
+          ctx.set("Retry-After", "5");
+          ctx.set("Cache-Control", "no-store");
+          ctx.body = page("Try again shortly", html`<h1>Try again shortly</h1><p>Too many transactions are being looked up right now.</p>`);
+          return;
+        }
+        if (result.kind === "missing") {
+          ctx.status = 404;
+          ctx.set("Cache-Control", `public, max-age=${EXPLORER_LOOKUPS.missingMs / 1000}`);
+          ctx.body = page("Transaction not found", html`<h1>Transaction not found</h1><p>No transaction ${hash} on ${deps.config.networkName}.</p>`);
+          return;
+        }
+        const { tx, receipt, block } = result.found;
+        const events = (receipt?.logs ?? []).map((log) => ({ ...decode(log), address: log.address, index: log.index }));
+        ctx.set("Cache-Control", receipt ? "public, max-age=60" : "no-store");
+        ctx.body = page(
+          `Transaction ${hash}`,
+          html`<h1>Transaction</h1>
 <section><dl>
   <dt>Hash</dt><dd>${tx.hash}</dd>
   <dt>Network</dt><dd>${deps.config.networkName} (chain id ${deps.config.chainId})</dd>
@@ -66,23 +83,10 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
   <dt>Gas used</dt><dd>${receipt?.gasUsed.toString() ?? "-"}</dd>
 </dl></section>
 <section><h2>Events</h2>${events.map(
-        (e) => html`<h3>#${e.index} ${e.name}</h3><dl><dt>Contract</dt><dd>${e.address}</dd>${e.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`,
-      )}</section>`,
-    );
-  });
-
-  openapi.add({
-    method: "get",
-    path: "/explorer/tx/:hash",
-    tag: "Pages",
-    summary: "Transaction page for chains without a public explorer (the local chain): transaction, block, decoded events",
-    parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string", pattern: TX_HASH.source } }],
-    responses: {
-      "200": { description: "HTML page", contentType: "text/html", example: "<!doctype html>…" },
-      "404": { description: "no such transaction (HTML)" },
-      "422": { description: "not a transaction hash (HTML)" },
-      "503": { description: "too many lookups under way; Retry-After says when to try again (HTML)" },
-    },
-  });
-  return router;
+            (e) => html`<h3>#${e.index} ${e.name}</h3><dl><dt>Contract</dt><dd>${e.address}</dd>${e.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`,
+          )}</section>`,
+        );
+      },
+    }),
+  ]);
 }

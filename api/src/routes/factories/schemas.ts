@@ -1,12 +1,12 @@
 // JSON Schemas of the factory routes: path parameters and the reputation record (spec 2.1).
 import type { JsonSchema } from "../../validation";
 
-export const factoryIdParam: JsonSchema = {
+export const factoryIdParam = {
   type: "object",
   required: ["id"],
   additionalProperties: false,
-  properties: { id: { type: "string", pattern: "^[0-9]{1,15}$", maxLength: 15 } },
-};
+  properties: { id: { type: "string", pattern: "^[0-9]{1,15}$", maxLength: 15, description: "registry factory id" } },
+} as const;
 
 export const reputationSchema: JsonSchema = {
   type: "object",

@@ -3,7 +3,7 @@
 import { MAX_MATCHES, MAX_QUANTITY, REQUESTABLE_CERTIFICATIONS, RFQ_MAX_LENGTH, RFQ_MIN_LENGTH } from "../../marketplace/rfq";
 import type { JsonSchema } from "../../validation";
 
-export const matchRequestSchema: JsonSchema = {
+export const matchRequestSchema = {
   type: "object",
   required: ["rfq"],
   additionalProperties: false,
@@ -15,11 +15,11 @@ export const matchRequestSchema: JsonSchema = {
       type: "array",
       maxItems: REQUESTABLE_CERTIFICATIONS.length,
       uniqueItems: true,
-      items: { type: "string", enum: [...REQUESTABLE_CERTIFICATIONS] },
+      items: { type: "string", enum: REQUESTABLE_CERTIFICATIONS },
       description: "certifications every match must hold (audited, on chain); added to those named in the text",
     },
   },
-};
+} as const;
 
 export const matchSchema: JsonSchema = {
   type: "object",

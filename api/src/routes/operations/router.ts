@@ -3,99 +3,127 @@
 //   POST /api/factories/:id/passports        mint the passport of a product made by factory :id
 //   POST /api/factories/:id/tags             assign an NFC tag to a product made by factory :id
 //   POST /api/factories/:id/events           record a supply-chain step of a product made by factory :id
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
-import { requireOperator } from "../../middleware/operator-auth";
-import { validateParams } from "../../middleware/validate-params";
+import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory } from "../../factories/operations";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
-import { validateBody } from "../../middleware/validate-body";
-import { assignTagBody, factoryPathParam, mintBody, registerFactoryBody, supplyChainEventBody, transactionResult } from "./schemas";
-import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory, type RegisterFactoryInput } from "../../factories/operations";
+import { defineRoute, mountRoutes } from "../define-route";
+import {
+  assignTagBody,
+  factoryPathParam,
+  factoryRegistrationResult,
+  mintBody,
+  mintResult,
+  registerFactoryBody,
+  supplyChainEventBody,
+  supplyChainEventResult,
+  tagResult,
+} from "./schemas";
 
+const TAG = "Factory operations";
 const WRITE_ERRORS = {
-  "401": errorResponse("missing, unknown or expired token (UNAUTHORIZED)"),
   "403": errorResponse("the operator does not act for this factory, or the product's brand did not name it as the maker (FORBIDDEN)"),
   "404": errorResponse("unknown factory or product"),
   "409": errorResponse("conflicts with the chain's state (CONFLICT)"),
   "422": errorResponse("missing or invalid fields"),
   "503": errorResponse("the chain did not confirm in time"),
 };
+const TX_HASH = `0x${"5c".repeat(32)}`;
+const SENT_EXAMPLE = { tx_hash: TX_HASH, explorer_url: `http://127.0.0.1:3000/explorer/tx/${TX_HASH}`, block_number: 130 };
+const TOKEN_ID = "44981658092057552536133201839373791414657990487574918188685188671768504738285";
 
 export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const router = new Router<AppState>();
-  const auth = requireOperator(deps);
-  const factoryId = (ctx: { params: Record<string, string> }) => Number(ctx.params.id);
-
-  router.post("/api/factories", auth, validateBody(registerFactoryBody), async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await registerFactory(deps, ctx.state.operator!, ctx.state.input as RegisterFactoryInput);
-  });
-  router.post("/api/factories/:id/passports", validateParams(factoryPathParam), auth, validateBody(mintBody), async (ctx) => {
-    const result = await mintForFactory(deps, ctx.state.operator!, factoryId(ctx), (ctx.state.input as { uid: string }).uid);
-    ctx.status = result.created ? 201 : 200;
-    ctx.body = result;
-  });
-  router.post("/api/factories/:id/tags", validateParams(factoryPathParam), auth, validateBody(assignTagBody), async (ctx) => {
-    const input = ctx.state.input as { uid: string; tag_uid: string };
-    ctx.status = 201;
-    ctx.body = await assignTag(deps, ctx.state.operator!, factoryId(ctx), input.uid, input.tag_uid);
-  });
-  router.post("/api/factories/:id/events", validateParams(factoryPathParam), auth, validateBody(supplyChainEventBody), async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await recordSupplyChainEvent(deps, ctx.state.operator!, factoryId(ctx), ctx.state.input as { uid: string; stage: number });
-  });
-
-  const idParam = [{ name: "id", in: "path" as const, required: true, schema: { type: "integer" } }];
-  openapi.add({
-    method: "post",
-    path: "/api/factories",
-    tag: "Factory operations",
-    summary: "Register a factory in the registry (admin): profile off chain, metadata hash and country on chain",
-    security: "bearer",
-    requestBody: {
-      schema: registerFactoryBody,
-      example: { factory_id: 2001, name: "Example Knit Ltd.", city: "Gazipur", country: "BD", certifications: ["OEKO-TEX"], product_types: ["t-shirt"], capacity_units_per_month: 200000, min_order_units: 1000, lead_time_days: 45, verified: true },
-    },
-    responses: { "201": { description: "registered; every transaction sent", schema: transactionResult }, ...WRITE_ERRORS },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/factories/:id/passports",
-    tag: "Factory operations",
-    summary: "Mint the passport of a product made by this factory (idempotent per UID: a repeat returns 200 with the first mint)",
-    description:
-      "Only for a product whose brand named this factory as its maker (factory_id); a product with no maker is issued " +
-      "by its brand (POST /api/v1/certs/issue). A new passport counts one certificate against the brand's monthly quota.",
-    security: "bearer",
-    parameters: idParam,
-    requestBody: { schema: mintBody, example: { uid: "DEMO-3TN9E7WG" } },
-    responses: {
-      "201": { description: "minted", schema: transactionResult },
-      "200": { description: "minted before; the same result" },
-      ...WRITE_ERRORS,
-      "403": errorResponse("the operator does not act for this factory, the product is not attributed to it (FORBIDDEN), or its brand is suspended (BRAND_INACTIVE)"),
-      "429": errorResponse("the brand's monthly certificate quota is used up (MONTHLY_LIMIT_REACHED)"),
-    },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/factories/:id/tags",
-    tag: "Factory operations",
-    summary: "Assign an NFC tag (its UID in hex) to a minted product; the chain stores keccak256 of the tag UID",
-    security: "bearer",
-    parameters: idParam,
-    requestBody: { schema: assignTagBody, example: { uid: "DEMO-7K3M9Q2X", tag_uid: "04A2B3C4D5E6F7" } },
-    responses: { "201": { description: "assigned", schema: transactionResult }, ...WRITE_ERRORS },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/factories/:id/events",
-    tag: "Factory operations",
-    summary: "Record a supply-chain step (stage 1-12, see docs/contracts.md) with optional details, whose hash goes on chain",
-    security: "bearer",
-    parameters: idParam,
-    requestBody: { schema: supplyChainEventBody, example: { uid: "DEMO-7K3M9Q2X", stage: 8, details: { inspector: "QC line 3", result: "pass" } } },
-    responses: { "201": { description: "recorded", schema: transactionResult }, ...WRITE_ERRORS },
-  });
-  return router;
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "post",
+      path: "/api/factories",
+      operationId: "registerFactory",
+      tag: TAG,
+      auth: "operator",
+      summary: "Register a factory in the registry (admin): profile off chain, metadata hash and country on chain",
+      body: registerFactoryBody,
+      bodyExample: { factory_id: 2001, name: "Example Knit Ltd.", city: "Gazipur", country: "BD", certifications: ["OEKO-TEX"], product_types: ["t-shirt"], capacity_units_per_month: 200000, min_order_units: 1000, lead_time_days: 45, verified: true },
+      responses: {
+        "201": {
+          description: "registered; every transaction sent",
+          schema: factoryRegistrationResult,
+          example: { factory_id: 2001, metadata_hash: `0x${"7e".repeat(32)}`, ...SENT_EXAMPLE, transactions: [{ action: "register", ...SENT_EXAMPLE }] },
+        },
+        ...WRITE_ERRORS,
+      },
+      handler: async (ctx) => {
+        ctx.status = 201;
+        ctx.body = await registerFactory(deps, ctx.state.operator, ctx.state.input);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/factories/:id/passports",
+      operationId: "mintFactoryPassport",
+      tag: TAG,
+      auth: "operator",
+      summary: "Mint the passport of a product made by this factory (idempotent per UID: a repeat returns 200 with the first mint)",
+      description:
+        "Only for a product whose brand named this factory as its maker (factory_id); a product with no maker is issued " +
+        "by its brand (POST /api/v1/certs/issue). A new passport counts one certificate against the brand's monthly quota.",
+      params: factoryPathParam,
+      body: mintBody,
+      bodyExample: { uid: "DEMO-3TN9E7WG" },
+      responses: {
+        "201": {
+          description: "minted",
+          schema: mintResult,
+          example: { uid: "DEMO-3TN9E7WG", token_id: TOKEN_ID, data_hash: `0x${"39".repeat(32)}`, created: true, ...SENT_EXAMPLE },
+        },
+        "200": { description: "minted before; the same result (created: false)", schema: mintResult },
+        ...WRITE_ERRORS,
+        "403": errorResponse("the operator does not act for this factory, the product is not attributed to it (FORBIDDEN), or its brand is suspended (BRAND_INACTIVE)"),
+        "429": errorResponse("the brand's monthly certificate quota is used up (MONTHLY_LIMIT_REACHED)"),
+      },
+      handler: async (ctx) => {
+        const result = await mintForFactory(deps, ctx.state.operator, Number(ctx.params.id), ctx.state.input.uid);
+        ctx.status = result.created ? 201 : 200;
+        ctx.body = result;
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/factories/:id/tags",
+      operationId: "assignFactoryTag",
+      tag: TAG,
+      auth: "operator",
+      summary: "Assign an NFC tag (its UID in hex) to a minted product; the chain stores keccak256 of the tag UID",
+      params: factoryPathParam,
+      body: assignTagBody,
+      bodyExample: { uid: "DEMO-7K3M9Q2X", tag_uid: "04A2B3C4D5E6F7" },
+      responses: {
+        "201": { description: "assigned", schema: tagResult, example: { uid: "DEMO-7K3M9Q2X", token_id: TOKEN_ID, tag_hash: `0x${"a2".repeat(32)}`, ...SENT_EXAMPLE } },
+        ...WRITE_ERRORS,
+      },
+      handler: async (ctx) => {
+        const { uid, tag_uid } = ctx.state.input;
+        ctx.status = 201;
+        ctx.body = await assignTag(deps, ctx.state.operator, Number(ctx.params.id), uid, tag_uid);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/factories/:id/events",
+      operationId: "recordSupplyChainEvent",
+      tag: TAG,
+      auth: "operator",
+      summary: "Record a supply-chain step (stage 1-12, see docs/contracts.md) with optional details, whose hash goes on chain",
+      params: factoryPathParam,
+      body: supplyChainEventBody,
+      bodyExample: { uid: "DEMO-7K3M9Q2X", stage: 8, details: { inspector: "QC line 3", result: "pass" } },
+      responses: {
+        "201": { description: "recorded", schema: supplyChainEventResult, example: { uid: "DEMO-7K3M9Q2X", token_id: TOKEN_ID, stage: 8, details_hash: `0x${"3a".repeat(32)}`, ...SENT_EXAMPLE } },
+        ...WRITE_ERRORS,
+      },
+      handler: async (ctx) => {
+        ctx.status = 201;
+        ctx.body = await recordSupplyChainEvent(deps, ctx.state.operator, Number(ctx.params.id), ctx.state.input);
+      },
+    }),
+  ]);
 }

@@ -6,9 +6,9 @@ import { UID_PATTERN } from "../dpp/schemas";
 /** Text Postgres can store as sent: no NUL (refused by text and jsonb) and no lone surrogate (refused by jsonb,
  * silently replaced in text, which would break the hash of what was stored). Compiled with the "u" flag. */
 const STORABLE = "^[^\\u0000\\uD800-\\uDFFF]*$";
-const text = (maxLength: number): JsonSchema => ({ type: "string", minLength: 1, maxLength, pattern: STORABLE });
+const text = (maxLength: number) => ({ type: "string", minLength: 1, maxLength, pattern: STORABLE }) as const;
 
-export const registerFactoryBody: JsonSchema = {
+export const registerFactoryBody = {
   type: "object",
   additionalProperties: false,
   required: ["factory_id", "name", "city", "country", "capacity_units_per_month", "min_order_units", "lead_time_days"],
@@ -18,7 +18,7 @@ export const registerFactoryBody: JsonSchema = {
     city: text(80),
     country: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
     // Typed items keep uniqueItems from deep-comparing nested arrays (a stack overflow under the body limit).
-    certifications: { type: "array", maxItems: 7, uniqueItems: true, items: { type: "string", enum: [...CERTIFICATION_CODES] } },
+    certifications: { type: "array", maxItems: 7, uniqueItems: true, items: { type: "string", enum: CERTIFICATION_CODES } },
     product_types: { type: "array", maxItems: 20, uniqueItems: true, items: { type: "string", pattern: "^[a-z][a-z-]{1,29}$", maxLength: 30 } },
     capacity_units_per_month: { type: "integer", minimum: 1, maximum: 100_000_000 },
     min_order_units: { type: "integer", minimum: 1, maximum: 10_000_000 },
@@ -26,16 +26,16 @@ export const registerFactoryBody: JsonSchema = {
     description: { type: "string", maxLength: 500, pattern: STORABLE },
     verified: { type: "boolean" },
   },
-};
+} as const;
 
-export const mintBody: JsonSchema = {
+export const mintBody = {
   type: "object",
   additionalProperties: false,
   required: ["uid"],
   properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
-};
+} as const;
 
-export const assignTagBody: JsonSchema = {
+export const assignTagBody = {
   type: "object",
   additionalProperties: false,
   required: ["uid", "tag_uid"],
@@ -44,9 +44,9 @@ export const assignTagBody: JsonSchema = {
     // NFC UIDs are 4, 7 or 10 bytes, written in hex.
     tag_uid: { type: "string", pattern: "^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{14}|[0-9A-Fa-f]{20})$", maxLength: 20 },
   },
-};
+} as const;
 
-export const supplyChainEventBody: JsonSchema = {
+export const supplyChainEventBody = {
   type: "object",
   additionalProperties: false,
   required: ["uid", "stage"],
@@ -60,21 +60,77 @@ export const supplyChainEventBody: JsonSchema = {
       additionalProperties: { anyOf: [{ type: "string", maxLength: 500, pattern: STORABLE }, { type: "number" }, { type: "boolean" }] },
     },
   },
-};
+} as const;
 
-export const factoryPathParam: JsonSchema = {
+export const factoryPathParam = {
   type: "object",
   required: ["id"],
   additionalProperties: false,
-  properties: { id: { type: "string", pattern: "^[0-9]{1,9}$", maxLength: 9 } },
+  properties: { id: { type: "string", pattern: "^[0-9]{1,9}$", maxLength: 9, description: "registry factory id" } },
+} as const;
+
+const hash = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" };
+
+/** A transaction sent from the shared wallet and mined (chain/transactions.ts). */
+const sentTransaction = {
+  tx_hash: hash,
+  explorer_url: { type: "string", format: "uri" },
+  block_number: { type: "integer", minimum: 0 },
+};
+const SENT = ["tx_hash", "explorer_url", "block_number"];
+
+export const factoryRegistrationResult: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["factory_id", "metadata_hash", ...SENT, "transactions"],
+  properties: {
+    factory_id: { type: "integer" },
+    metadata_hash: { ...hash, description: "keccak256 of the profile kept off chain" },
+    ...sentTransaction,
+    transactions: {
+      type: "array",
+      description: "every transaction sent: register, then set_certifications and verify when asked for",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["action", ...SENT],
+        properties: { action: { enum: ["register", "set_certifications", "verify"] }, ...sentTransaction },
+      },
+    },
+  },
 };
 
-export const transactionResult: JsonSchema = {
+export const mintResult: JsonSchema = {
   type: "object",
-  required: ["tx_hash", "explorer_url", "block_number"],
+  additionalProperties: false,
+  required: ["uid", "token_id", "data_hash", "created", "tx_hash", "explorer_url", "block_number"],
   properties: {
-    tx_hash: { type: "string" },
-    explorer_url: { type: "string", format: "uri" },
-    block_number: { type: "integer" },
+    uid: { type: "string" },
+    token_id: { type: "string" },
+    data_hash: hash,
+    created: { type: "boolean", description: "false when the passport was minted before (the answer is then 200)" },
+    tx_hash: { type: ["string", "null"] },
+    explorer_url: { type: ["string", "null"], format: "uri" },
+    block_number: { type: ["integer", "null"] },
+  },
+};
+
+export const tagResult: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "token_id", "tag_hash", ...SENT],
+  properties: { uid: { type: "string" }, token_id: { type: "string" }, tag_hash: hash, ...sentTransaction },
+};
+
+export const supplyChainEventResult: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "token_id", "stage", "details_hash", ...SENT],
+  properties: {
+    uid: { type: "string" },
+    token_id: { type: "string" },
+    stage: { type: "integer", minimum: 1, maximum: 12 },
+    details_hash: { ...hash, description: "keccak256 of the RFC 8785 JSON of the details kept off chain" },
+    ...sentTransaction,
   },
 };

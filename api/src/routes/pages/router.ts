@@ -1,16 +1,17 @@
 // The customer-facing pages (spec 1): GET /scan/:uid, GET /dpp-certificate/:uid and GET /brand/:slug, rendered on
 // the server in the brand's white-label theme.
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
 import { validateParams } from "../../middleware/validate-params";
-import type { OpenApiRegistry, Operation } from "../../openapi/registry";
+import type { OpenApiRegistry } from "../../openapi/registry";
 import { brandProfilePage } from "../../pages/brand-profile";
 import { certificatePage } from "../../pages/certificate";
 import { htmlErrors, sendPage } from "../../middleware/page-response";
 import { scanPage } from "../../pages/scan";
 import { productLinks } from "../../passports/links";
-import { slugParam, UID_PATTERN, uidParam } from "./schemas";
+import { defineRoute, HTML, mountRoutes } from "../define-route";
+import { slugParam, uidParam } from "./schemas";
 import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
 import { brandProfile } from "../../brands/brand-profile";
 import { qrSvg } from "../../pages/qr-code";
@@ -48,56 +49,22 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
 }
 
 export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const router = new Router<AppState>();
   const { config, logger } = deps;
   const scans = deps.scanRecorder ?? new ScanRecorder(deps);
+  const passportErrors = htmlErrors(logger, PASSPORT_ERRORS);
+  const passportResponses = {
+    "200": HTML("HTML page"),
+    "404": HTML("no passport for that UID (HTML page)"),
+    "422": HTML("not a UID (HTML page)"),
+  };
 
-  router.get("/scan/:uid", htmlErrors(logger, PASSPORT_ERRORS), validateParams(uidParam), async (ctx) => {
-    const view = await passportPage(deps, ctx.params.uid!);
-    // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan. Counting
-    // happens after the response, if at all: the shopper never waits for it and never sees its outcome.
-    if (ctx.method === "GET" && !isPrefetch(ctx)) scans.offer(clientKeyOf(ctx.ip), view);
-    const pageUrl = productLinks(config, view.record.uid).scan_url;
-    sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "no-store");
-  });
-
-  router.get("/dpp-certificate/:uid", htmlErrors(logger, PASSPORT_ERRORS), validateParams(uidParam), async (ctx) => {
-    const view = await passportPage(deps, ctx.params.uid!);
-    const links = productLinks(config, view.record.uid);
-    const issued = view.record.blockchain.tx_hash !== null;
-    const issuedAt = view.passport.indexed?.mintedAt ?? view.passport.product.passport_minted_at ?? null;
-    const rendered = certificatePage({
-      record: view.record,
-      brand: view.brand,
-      pageUrl: links.certificate_url,
-      dppUrl: links.dpp_url,
-      pdfUrl: view.pdfUrl,
-      issuedAt: issuedAt ? new Date(issuedAt) : null,
-      qrSvg: issued ? await qrSvg(links.certificate_url) : null,
-    });
-    sendPage(ctx, rendered, "public, max-age=30");
-  });
-
-  router.get(
-    "/brand/:slug",
-    htmlErrors(logger, BRAND_ERRORS),
-    async (ctx, next) => {
-      // Slugs are lower case; a link typed with capitals still finds the brand.
-      ctx.params.slug = ctx.params.slug!.toLowerCase();
-      await next();
-    },
-    validateParams(slugParam),
-    async (ctx) => {
-      const profile = await brandProfile(deps, ctx.params.slug!);
-      const pageUrl = `${config.publicBaseUrl}/brand/${profile.brand.slug}`;
-      sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
-    },
-  );
-
-  const html = (description: string) => ({ description, contentType: "text/html", example: "<!doctype html>…" });
-  const pages: Array<Omit<Operation, "method" | "tag">> = [
-    {
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "get",
       path: "/scan/:uid",
+      operationId: "getScanPage",
+      tag: "Pages",
+      auth: "public",
       summary: "Scan page: what a shopper sees after tapping the NFC tag (white-label, mobile first); views are counted as scans",
       description:
         `A GET (not HEAD, not browser prefetch) records a scan once per client and product in ${SCAN_COUNTING.windowSeconds / 60} minutes, ` +
@@ -105,35 +72,72 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         "one unit of the brand's monthly scans, webhook events scan.detected and (when verified) scan.verified. Counting " +
         "happens after the response; the page is the same whether or not the view counted, and with the quota exhausted. " +
         "Cache-Control: no-store.",
-      parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN }, description: "product UID, case-insensitive" }],
-      responses: {
-        "200": html("HTML page"),
-        "404": html("no passport for that UID (HTML page)"),
-        "422": html("not a UID (HTML page)"),
+      params: uidParam,
+      before: [passportErrors],
+      responses: passportResponses,
+      handler: async (ctx) => {
+        const view = await passportPage(deps, ctx.params.uid);
+        // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan. Counting
+        // happens after the response, if at all: the shopper never waits for it and never sees its outcome.
+        if (ctx.method === "GET" && !isPrefetch(ctx)) scans.offer(clientKeyOf(ctx.ip), view);
+        const pageUrl = productLinks(config, view.record.uid).scan_url;
+        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "no-store");
       },
-    },
-    {
+    }),
+    defineRoute({
+      method: "get",
       path: "/dpp-certificate/:uid",
+      operationId: "getCertificatePage",
+      tag: "Pages",
+      auth: "public",
       summary: "Certificate page: token, contract, transaction, data hashes, QR code, PDF link and how to verify independently",
       description: "An existing product whose certificate is not yet issued answers 200 saying so.",
-      parameters: [{ name: "uid", in: "path", required: true, schema: { type: "string", pattern: UID_PATTERN }, description: "product UID, case-insensitive" }],
-      responses: {
-        "200": html("HTML page"),
-        "404": html("no passport for that UID (HTML page)"),
-        "422": html("not a UID (HTML page)"),
+      params: uidParam,
+      before: [passportErrors],
+      responses: passportResponses,
+      handler: async (ctx) => {
+        const view = await passportPage(deps, ctx.params.uid);
+        const links = productLinks(config, view.record.uid);
+        const issued = view.record.blockchain.tx_hash !== null;
+        const issuedAt = view.passport.indexed?.mintedAt ?? view.passport.product.passport_minted_at ?? null;
+        const rendered = certificatePage({
+          record: view.record,
+          brand: view.brand,
+          pageUrl: links.certificate_url,
+          dppUrl: links.dpp_url,
+          pdfUrl: view.pdfUrl,
+          issuedAt: issuedAt ? new Date(issuedAt) : null,
+          qrSvg: issued ? await qrSvg(links.certificate_url) : null,
+        });
+        sendPage(ctx, rendered, "public, max-age=30");
       },
-    },
-    {
+    }),
+    defineRoute({
+      method: "get",
       path: "/brand/:slug",
+      operationId: "getBrandPage",
+      tag: "Pages",
+      auth: "public",
       summary: "Brand profile page: logo, tagline, about, social links, product counts, latest certified products",
-      parameters: [{ name: "slug", in: "path", required: true, schema: { type: "string", maxLength: 40 }, description: "brand slug" }],
+      params: slugParam,
+      before: [
+        htmlErrors(logger, BRAND_ERRORS),
+        async (ctx, next) => {
+          // Slugs are lower case; a link typed with capitals still finds the brand.
+          ctx.params.slug = ctx.params.slug!.toLowerCase();
+          await next();
+        },
+      ],
       responses: {
-        "200": html("HTML page"),
-        "404": html("unknown or suspended brand (HTML page)"),
-        "422": html("not a brand slug (HTML page)"),
+        "200": HTML("HTML page"),
+        "404": HTML("unknown or suspended brand (HTML page)"),
+        "422": HTML("not a brand slug (HTML page)"),
       },
-    },
-  ];
-  for (const operation of pages) openapi.add({ method: "get", tag: "Pages", ...operation });
-  return router;
+      handler: async (ctx) => {
+        const profile = await brandProfile(deps, ctx.params.slug);
+        const pageUrl = `${config.publicBaseUrl}/brand/${profile.brand.slug}`;
+        sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
+      },
+    }),
+  ]);
 }

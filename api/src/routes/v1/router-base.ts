@@ -1,29 +1,14 @@
-// The base of every brand-scoped v1 router: prefix /api/v1, brand authentication and metering applied, the success
-// envelope, and the OpenAPI pieces every v1 operation shares.
-import Router from "@koa/router";
+// What every brand-scoped v1 route shares: the success envelope and the OpenAPI pieces every v1 operation
+// documents. Their authentication and metering are the "apiKey" auth of routes/define-route.ts.
 import type { Context } from "koa";
-import type { AppDeps, AppState } from "../../deps";
 import { SLUG_PATTERN } from "../../brands/service";
-import { requireBrand } from "../../middleware/brand-auth";
-import { meterApiCall } from "../../middleware/metering";
 import { errorResponse, type Operation } from "../../openapi/registry";
 import type { JsonSchema } from "../../validation";
 
-export const V1_PREFIX = "/api/v1";
 export const API_VERSION = "1.0";
 
-/**
- * A router under /api/v1 whose routes run `requireBrand → meterApiCall → (the route's validation) → handler`.
- * Router-level middleware runs only when one of the router's routes matches the path and method, so several v1
- * routers can be mounted side by side and each request is authenticated and metered once.
- * Authentication goes first because the rate limits are per brand: an unauthenticated request has no brand to
- * count against, and invalid keys have their own per-address throttle inside requireBrand.
- */
-export function v1Router(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: V1_PREFIX });
-  router.use(requireBrand(deps), meterApiCall(deps));
-  return router;
-}
+/** The tag of every v1 operation in the document. */
+export const V1_TAG = "Brand API v1";
 
 /** Sends the v1 success envelope `{success: true, data, meta?}` (spec 2.11). */
 export function ok(ctx: Context, data: unknown, status = 200, meta?: Record<string, unknown>): void {

@@ -2,12 +2,12 @@
 import type { JsonSchema } from "../../../validation";
 import { UID_PATTERN } from "../../dpp/schemas";
 
-export const issueBody: JsonSchema = {
+export const issueBody = {
   type: "object",
   additionalProperties: false,
   required: ["uid"],
   properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
-};
+} as const;
 
 export const issuanceResult: JsonSchema = {
   type: "object",

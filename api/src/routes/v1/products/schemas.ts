@@ -1,12 +1,12 @@
 // JSON Schemas of the v1 product routes (spec 4.8, 2.4, 2.5, 2.7).
 import { EU_FIBRE_NAMES } from "../../../passports/fibres";
 import { CERTIFICATION_CODES } from "../../../factories/reputation";
-import { UID_PATTERN } from "../../dpp/schemas";
 import type { JsonSchema } from "../../../validation";
 
-const text = (maxLength: number, minLength = 1): JsonSchema => ({ type: "string", minLength, maxLength });
+const text = (maxLength: number, minLength = 1) => ({ type: "string", minLength, maxLength }) as const;
 
-export const createProductBody: JsonSchema = {
+/** The request body; `as const`, so the handler's input type is read from it. */
+export const createProductBody = {
   type: "object",
   additionalProperties: false,
   required: ["sku", "name", "category", "price"],
@@ -30,7 +30,7 @@ export const createProductBody: JsonSchema = {
         additionalProperties: false,
         required: ["fiber", "percent"],
         properties: {
-          fiber: { enum: [...EU_FIBRE_NAMES] },
+          fiber: { enum: EU_FIBRE_NAMES },
           percent: { type: "number", exclusiveMinimum: 0, maximum: 100 },
         },
       },
@@ -43,7 +43,7 @@ export const createProductBody: JsonSchema = {
         additionalProperties: false,
         required: ["code", "issuer", "number", "valid_until"],
         properties: {
-          code: { enum: [...CERTIFICATION_CODES] },
+          code: { enum: CERTIFICATION_CODES },
           issuer: text(120),
           number: text(80),
           valid_until: { type: "string", format: "date", maxLength: 10 },
@@ -54,14 +54,9 @@ export const createProductBody: JsonSchema = {
     care_instructions: text(500, 0),
     country_of_manufacture: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
   },
-};
+} as const;
 
-export const uidParam: JsonSchema = {
-  type: "object",
-  required: ["uid"],
-  additionalProperties: false,
-  properties: { uid: { type: "string", maxLength: 43, pattern: UID_PATTERN } },
-};
+export { uidParam } from "../../dpp/schemas";
 
 export const registrationResult: JsonSchema = {
   type: "object",

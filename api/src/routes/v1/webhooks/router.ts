@@ -7,27 +7,8 @@
 //   POST   /api/v1/webhooks/:id/rotate-secret                    new secret; the old one keeps signing for 24 h
 //   POST   /api/v1/webhooks/:id/enable                           turn a disabled webhook back on
 import type Router from "@koa/router";
-import type { Middleware } from "koa";
 import type { AppDeps, AppState } from "../../../deps";
-import { ValidationError } from "../../../errors";
-import { validateParams } from "../../../middleware/validate-params";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
-import { validateBody } from "../../../middleware/validate-body";
-import { compile, toDetails, type JsonSchema } from "../../../validation";
-import type { EventType } from "../../../webhooks/events";
-import { BRAND_HEADER, envelopeSchema, ok, V1_ERRORS, V1_HEADERS_NOTE, v1Router } from "../router-base";
-import { presentDeliveries, presentDelivery, presentRegistration, presentRotation, presentWebhook, SIGNATURE_NOTE } from "./presenter";
-import {
-  deliveriesQuery,
-  deliveriesSchema,
-  deliveryPathParams,
-  deliverySchema,
-  registerBody,
-  registrationSchema,
-  rotationSchema,
-  webhookPathParams,
-  webhookSchema,
-} from "./schemas";
 import {
   deleteWebhook,
   enableWebhook,
@@ -37,67 +18,25 @@ import {
   rotateWebhookSecret,
   webhookDeliveries,
 } from "../../../webhooks/brand-endpoints";
+import { defineRoute, mountRoutes } from "../../define-route";
+import { envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
+import { presentDeliveries, presentDelivery, presentRegistration, presentRotation, presentWebhook, SIGNATURE_NOTE } from "./presenter";
+import {
+  deletionSchema,
+  deliveriesQuery,
+  deliveriesSchema,
+  deliveryPathParams,
+  deliverySchema,
+  registerBody,
+  registrationSchema,
+  rotationSchema,
+  webhookListSchema,
+  webhookPathParams,
+  webhookSchema,
+} from "./schemas";
 
 const DEFAULT_PAGE = 20;
 
-function validateQuery(schema: JsonSchema): Middleware<AppState> {
-  const check = compile(schema);
-  return async (ctx, next) => {
-    const query = { ...ctx.query };
-    if (!check(query)) throw new ValidationError(toDetails(check.errors, "query"));
-    await next();
-  };
-}
-
-export function v1WebhooksRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const router = v1Router(deps);
-  const brandId = (ctx: { state: AppState }) => ctx.state.brand!.id;
-  const webhookId = (ctx: { params: Record<string, string> }) => Number(ctx.params.id);
-
-  router.post("/webhook/register", validateBody(registerBody), async (ctx) => {
-    const input = ctx.state.input as { url: string; events: EventType[] };
-    ctx.set("Cache-Control", "no-store");
-    ok(ctx, presentRegistration(await registerWebhook(deps, brandId(ctx), input.url, input.events)), 201);
-  });
-
-  router.get("/webhooks", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    // An object, like every v1 `data` (spec 2.11), so fields can join the list later without breaking clients.
-    ok(ctx, { webhooks: (await listWebhooks(deps, brandId(ctx))).map(presentWebhook) });
-  });
-
-  router.delete("/webhooks/:id", validateParams(webhookPathParams), async (ctx) => {
-    await deleteWebhook(deps, brandId(ctx), webhookId(ctx));
-    ok(ctx, { webhook_id: webhookId(ctx), deleted: true });
-  });
-
-  router.get("/webhooks/:id/deliveries", validateParams(webhookPathParams), validateQuery(deliveriesQuery), async (ctx) => {
-    const query = ctx.query as { limit?: string; status?: string; before?: string };
-    const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE;
-    const { endpoint, deliveries } = await webhookDeliveries(deps, brandId(ctx), webhookId(ctx), { limit, status: query.status, before: query.before });
-    ctx.set("Cache-Control", "no-store");
-    ok(ctx, presentDeliveries(endpoint, deliveries, limit));
-  });
-
-  router.post("/webhooks/:id/deliveries/:deliveryId/redeliver", validateParams(deliveryPathParams), async (ctx) => {
-    ok(ctx, presentDelivery(await redeliverWebhook(deps, brandId(ctx), webhookId(ctx), ctx.params.deliveryId!)), 202);
-  });
-
-  router.post("/webhooks/:id/rotate-secret", validateParams(webhookPathParams), async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    ok(ctx, presentRotation(await rotateWebhookSecret(deps, brandId(ctx), webhookId(ctx))));
-  });
-
-  router.post("/webhooks/:id/enable", validateParams(webhookPathParams), async (ctx) => {
-    ok(ctx, presentWebhook(await enableWebhook(deps, brandId(ctx), webhookId(ctx))));
-  });
-
-  document(openapi);
-  return router;
-}
-
-const TAG = "Brand API v1";
-const idParam = { name: "id", in: "path" as const, required: true, schema: { type: "integer" }, description: "webhook_id" };
 const WEBHOOK_EXAMPLE = {
   webhook_id: 7,
   url: "https://shop.example.com/hooks/passport",
@@ -123,133 +62,162 @@ const DELIVERY_EXAMPLE = {
 };
 const NOT_FOUND = errorResponse("NOT_FOUND: no webhook with this id for this brand");
 
-function document(openapi: OpenApiRegistry): void {
-  openapi.add({
-    method: "post",
-    path: "/api/v1/webhook/register",
-    tag: TAG,
-    summary: "Subscribe a receiver URL to v1 events; the signing secret is returned once",
-    description:
-      "Events: product.certified, order.verified, scan.detected, cert.issued (payloads in docs/webhooks.md, Events catalogue). The " +
-      "URL must be http(s) (https in production) and resolve only to public addresses; it is checked again before " +
-      "every delivery. " + SIGNATURE_NOTE + " " + V1_HEADERS_NOTE,
-    security: "apiKey",
-    parameters: [BRAND_HEADER],
-    requestBody: { schema: registerBody, example: { url: "https://shop.example.com/hooks/passport", events: ["product.certified", "cert.issued"] } },
-    responses: {
-      "201": {
-        description: "registered (spec 2.9)",
-        schema: envelopeSchema(registrationSchema),
-        example: {
-          success: true,
-          data: {
-            webhook_id: 7,
-            url: "https://shop.example.com/hooks/passport",
-            events: ["product.certified", "cert.issued"],
-            signing_secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2bK6dRPhyJk=",
-            note: SIGNATURE_NOTE,
+export function v1WebhooksRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "post",
+      path: "/api/v1/webhook/register",
+      operationId: "registerWebhook",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Subscribe a receiver URL to v1 events; the signing secret is returned once",
+      description:
+        "Events: product.certified, order.verified, scan.detected, cert.issued (payloads in docs/webhooks.md, Events catalogue). The " +
+        "URL must be http(s) (https in production) and resolve only to public addresses; it is checked again before " +
+        "every delivery. " + SIGNATURE_NOTE + " " + V1_HEADERS_NOTE,
+      body: registerBody,
+      bodyExample: { url: "https://shop.example.com/hooks/passport", events: ["product.certified", "cert.issued"] },
+      responses: {
+        "201": {
+          description: "registered (spec 2.9)",
+          schema: envelopeSchema(registrationSchema),
+          example: {
+            success: true,
+            data: {
+              webhook_id: 7,
+              url: "https://shop.example.com/hooks/passport",
+              events: ["product.certified", "cert.issued"],
+              signing_secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2bK6dRPhyJk=",
+              note: SIGNATURE_NOTE,
+            },
           },
         },
+        "409": errorResponse("CONFLICT: the brand has 20 webhooks already"),
+        "422": errorResponse("VALIDATION_ERROR: url missing, not http(s), longer than 2048, or refused (private, loopback, link-local or metadata address); events empty, repeated or unknown"),
       },
-      "409": errorResponse("CONFLICT: the brand has 20 webhooks already"),
-      "422": errorResponse("VALIDATION_ERROR: url missing, not http(s), longer than 2048, or refused (private, loopback, link-local or metadata address); events empty, repeated or unknown"),
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "get",
-    path: "/api/v1/webhooks",
-    tag: TAG,
-    summary: "The brand's webhooks, with status and why one was disabled (secrets are never listed)",
-    security: "apiKey",
-    parameters: [BRAND_HEADER],
-    responses: {
-      "200": { description: "the webhooks", schema: envelopeSchema({ type: "object", additionalProperties: false, required: ["webhooks"], properties: { webhooks: { type: "array", items: webhookSchema } } }), example: { success: true, data: { webhooks: [WEBHOOK_EXAMPLE] } } },
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "delete",
-    path: "/api/v1/webhooks/:id",
-    tag: TAG,
-    summary: "Delete a webhook; pending deliveries are dropped",
-    security: "apiKey",
-    parameters: [BRAND_HEADER, idParam],
-    responses: {
-      "200": { description: "deleted", example: { success: true, data: { webhook_id: 7, deleted: true } } },
-      "404": NOT_FOUND,
-      "422": errorResponse("VALIDATION_ERROR: the id is not a positive integer"),
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "get",
-    path: "/api/v1/webhooks/:id/deliveries",
-    tag: TAG,
-    summary: "Recent deliveries of a webhook, newest first: event, status, attempts, last response and error, next attempt",
-    security: "apiKey",
-    parameters: [
-      BRAND_HEADER,
-      idParam,
-      { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: DEFAULT_PAGE } },
-      { name: "status", in: "query", schema: { enum: ["pending", "delivering", "succeeded", "failed"] } },
-      { name: "before", in: "query", schema: { type: "string" }, description: "next_before of the previous page" },
-    ],
-    responses: {
-      "200": {
-        description: "the delivery log",
-        schema: envelopeSchema(deliveriesSchema),
-        example: { success: true, data: { webhook: WEBHOOK_EXAMPLE, deliveries: [DELIVERY_EXAMPLE], next_before: null } },
+      handler: async (ctx) => {
+        const { url, events } = ctx.state.input;
+        ctx.set("Cache-Control", "no-store");
+        ok(ctx, presentRegistration(await registerWebhook(deps, ctx.state.brand.id, url, events)), 201);
       },
-      "404": NOT_FOUND,
-      "422": errorResponse("VALIDATION_ERROR: bad id, limit, status or before"),
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
-    tag: TAG,
-    summary: "Queue one delivery again now, with a fresh retry schedule and the same webhook-id",
-    security: "apiKey",
-    parameters: [BRAND_HEADER, idParam, { name: "deliveryId", in: "path", required: true, schema: { type: "string" } }],
-    responses: {
-      "202": { description: "queued", schema: envelopeSchema(deliverySchema), example: { success: true, data: { ...DELIVERY_EXAMPLE, status: "pending", attempts: 0 } } },
-      "404": errorResponse("NOT_FOUND: unknown webhook or delivery"),
-      "409": errorResponse("CONFLICT: the webhook is disabled, or the delivery is being attempted right now"),
-      "422": errorResponse("VALIDATION_ERROR: malformed id"),
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/v1/webhooks/:id/rotate-secret",
-    tag: TAG,
-    summary: "Issue a new signing secret; both secrets sign deliveries for 24 hours",
-    security: "apiKey",
-    parameters: [BRAND_HEADER, idParam],
-    responses: {
-      "200": {
-        description: "the new secret, shown once",
-        schema: envelopeSchema(rotationSchema),
-        example: { success: true, data: { webhook_id: 7, signing_secret: "whsec_Q2hhbmdlZCBzZWNyZXQgZm9yIHRoZSBleGFtcGxlIQ==", previous_secret_valid_until: "2026-03-03T10:20:00.000Z", note: "Store signing_secret now: it is not shown again. …" } },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/webhooks",
+      operationId: "listWebhooks",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "The brand's webhooks, with status and why one was disabled (secrets are never listed)",
+      responses: {
+        "200": { description: "the webhooks", schema: envelopeSchema(webhookListSchema), example: { success: true, data: { webhooks: [WEBHOOK_EXAMPLE] } } },
       },
-      "404": NOT_FOUND,
-      ...V1_ERRORS,
-    },
-  });
-  openapi.add({
-    method: "post",
-    path: "/api/v1/webhooks/:id/enable",
-    tag: TAG,
-    summary: "Turn a disabled webhook back on (its URL is checked again); redeliver what it missed",
-    security: "apiKey",
-    parameters: [BRAND_HEADER, idParam],
-    responses: {
-      "200": { description: "enabled", schema: envelopeSchema(webhookSchema), example: { success: true, data: WEBHOOK_EXAMPLE } },
-      "404": NOT_FOUND,
-      "422": errorResponse("VALIDATION_ERROR: the URL is no longer allowed"),
-      ...V1_ERRORS,
-    },
-  });
+      handler: async (ctx) => {
+        ctx.set("Cache-Control", "no-store");
+        // An object, like every v1 `data` (spec 2.11), so fields can join the list later without breaking clients.
+        ok(ctx, { webhooks: (await listWebhooks(deps, ctx.state.brand.id)).map(presentWebhook) });
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/webhooks/:id",
+      operationId: "deleteWebhook",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Delete a webhook; pending deliveries are dropped",
+      params: webhookPathParams,
+      responses: {
+        "200": { description: "deleted", schema: envelopeSchema(deletionSchema), example: { success: true, data: { webhook_id: 7, deleted: true } } },
+        "404": NOT_FOUND,
+        "422": errorResponse("VALIDATION_ERROR: the id is not a positive integer"),
+      },
+      handler: async (ctx) => {
+        const id = Number(ctx.params.id);
+        await deleteWebhook(deps, ctx.state.brand.id, id);
+        ok(ctx, { webhook_id: id, deleted: true });
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/webhooks/:id/deliveries",
+      operationId: "listWebhookDeliveries",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Recent deliveries of a webhook, newest first: event, status, attempts, last response and error, next attempt",
+      params: webhookPathParams,
+      query: deliveriesQuery,
+      responses: {
+        "200": {
+          description: "the delivery log",
+          schema: envelopeSchema(deliveriesSchema),
+          example: { success: true, data: { webhook: WEBHOOK_EXAMPLE, deliveries: [DELIVERY_EXAMPLE], next_before: null } },
+        },
+        "404": NOT_FOUND,
+        "422": errorResponse("VALIDATION_ERROR: bad id, limit, status or before"),
+      },
+      handler: async (ctx) => {
+        const { limit: limitText, status, before } = ctx.query;
+        const limit = limitText ? Number(limitText) : DEFAULT_PAGE;
+        const { endpoint, deliveries } = await webhookDeliveries(deps, ctx.state.brand.id, Number(ctx.params.id), { limit, status, before });
+        ctx.set("Cache-Control", "no-store");
+        ok(ctx, presentDeliveries(endpoint, deliveries, limit));
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+      operationId: "redeliverWebhookDelivery",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Queue one delivery again now, with a fresh retry schedule and the same webhook-id",
+      params: deliveryPathParams,
+      responses: {
+        "202": { description: "queued", schema: envelopeSchema(deliverySchema), example: { success: true, data: { ...DELIVERY_EXAMPLE, status: "pending", attempts: 0 } } },
+        "404": errorResponse("NOT_FOUND: unknown webhook or delivery"),
+        "409": errorResponse("CONFLICT: the webhook is disabled, or the delivery is being attempted right now"),
+        "422": errorResponse("VALIDATION_ERROR: malformed id"),
+      },
+      handler: async (ctx) => {
+        ok(ctx, presentDelivery(await redeliverWebhook(deps, ctx.state.brand.id, Number(ctx.params.id), ctx.params.deliveryId)), 202);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/webhooks/:id/rotate-secret",
+      operationId: "rotateWebhookSecret",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Issue a new signing secret; both secrets sign deliveries for 24 hours",
+      params: webhookPathParams,
+      responses: {
+        "200": {
+          description: "the new secret, shown once",
+          schema: envelopeSchema(rotationSchema),
+          example: { success: true, data: { webhook_id: 7, signing_secret: "whsec_Q2hhbmdlZCBzZWNyZXQgZm9yIHRoZSBleGFtcGxlIQ==", previous_secret_valid_until: "2026-03-03T10:20:00.000Z", note: "Store signing_secret now: it is not shown again. …" } },
+        },
+        "404": NOT_FOUND,
+        "422": errorResponse("VALIDATION_ERROR: malformed id"),
+      },
+      handler: async (ctx) => {
+        ctx.set("Cache-Control", "no-store");
+        ok(ctx, presentRotation(await rotateWebhookSecret(deps, ctx.state.brand.id, Number(ctx.params.id))));
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/webhooks/:id/enable",
+      operationId: "enableWebhook",
+      tag: V1_TAG,
+      auth: "apiKey",
+      summary: "Turn a disabled webhook back on (its URL is checked again); redeliver what it missed",
+      params: webhookPathParams,
+      responses: {
+        "200": { description: "enabled", schema: envelopeSchema(webhookSchema), example: { success: true, data: WEBHOOK_EXAMPLE } },
+        "404": NOT_FOUND,
+        "422": errorResponse("VALIDATION_ERROR: the URL is no longer allowed"),
+      },
+      handler: async (ctx) => {
+        ok(ctx, presentWebhook(await enableWebhook(deps, ctx.state.brand.id, Number(ctx.params.id))));
+      },
+    }),
+  ]);
 }

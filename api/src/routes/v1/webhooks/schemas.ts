@@ -3,26 +3,26 @@ import { V1_EVENTS } from "../../../webhooks/events";
 import { MAX_URL_LENGTH } from "../../../webhooks/endpoints";
 import type { JsonSchema } from "../../../validation";
 
-export const registerBody: JsonSchema = {
+export const registerBody = {
   type: "object",
   additionalProperties: false,
   required: ["url", "events"],
   properties: {
     url: { type: "string", minLength: 1, maxLength: MAX_URL_LENGTH, description: "receiver; https (http only in local mode)" },
-    events: { type: "array", minItems: 1, maxItems: V1_EVENTS.length, uniqueItems: true, items: { type: "string", enum: [...V1_EVENTS] } },
+    events: { type: "array", minItems: 1, maxItems: V1_EVENTS.length, uniqueItems: true, items: { type: "string", enum: V1_EVENTS } },
   },
-};
+} as const;
 
-export const webhookPathParams: JsonSchema = {
+export const webhookPathParams = {
   type: "object",
   additionalProperties: false,
   required: ["id"],
   properties: { id: { type: "string", pattern: "^[0-9]{1,9}$", maxLength: 9 } },
-};
+} as const;
 
 export const DELIVERY_ID_PATTERN = "^msg_[0-9a-f]{32}$";
 
-export const deliveryPathParams: JsonSchema = {
+export const deliveryPathParams = {
   type: "object",
   additionalProperties: false,
   required: ["id", "deliveryId"],
@@ -30,19 +30,19 @@ export const deliveryPathParams: JsonSchema = {
     id: { type: "string", pattern: "^[0-9]{1,9}$", maxLength: 9 },
     deliveryId: { type: "string", pattern: DELIVERY_ID_PATTERN, maxLength: 36 },
   },
-};
+} as const;
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"] as const;
 
-export const deliveriesQuery: JsonSchema = {
+export const deliveriesQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
     limit: { type: "string", pattern: "^(?:[1-9][0-9]?|100)$", maxLength: 3, description: "1-100, default 20" },
-    status: { type: "string", enum: [...DELIVERY_STATUSES] },
+    status: { type: "string", enum: DELIVERY_STATUSES },
     before: { type: "string", pattern: DELIVERY_ID_PATTERN, maxLength: 36, description: "next_before of the previous page" },
   },
-};
+} as const;
 
 const nullableString = { type: ["string", "null"] };
 const timestamp = { type: "string", format: "date-time" };
@@ -112,4 +112,18 @@ export const rotationSchema: JsonSchema = {
     previous_secret_valid_until: timestamp,
     note: { type: "string" },
   },
+};
+
+export const webhookListSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["webhooks"],
+  properties: { webhooks: { type: "array", items: webhookSchema } },
+};
+
+export const deletionSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["webhook_id", "deleted"],
+  properties: { webhook_id: { type: "integer" }, deleted: { const: true } },
 };
