@@ -2,7 +2,7 @@
 import type { ContractTransactionResponse } from "ethers";
 import type { AppDeps } from "../deps";
 import { ServiceUnavailableError } from "../errors";
-import { explorerTxUrl } from "./explorer";
+import { explorerTxUrl } from "../links";
 
 export type SentTransaction = { tx_hash: string; explorer_url: string; block_number: number };
 

@@ -13,6 +13,7 @@ import { certificationMask } from "./reputation";
 import { saveFactoryProfile, type FactoryProfileInput } from "./service";
 import { saveSupplyChainDetails } from "../passports/supply-chain.repo";
 import { issueCertificate, type QuotaGate } from "../certificates/service";
+import { explorerTxUrl } from "../links";
 
 export type RegisterFactoryInput = FactoryProfileInput & { verified?: boolean };
 
@@ -77,7 +78,7 @@ export async function mintForFactory(deps: AppDeps, operator: Operator, factoryI
     data_hash: issuance.dataHash,
     created: issuance.created,
     tx_hash: issuance.txHash,
-    explorer_url: issuance.txHash ? deps.config.explorerTxUrlTemplate.replace("{txHash}", issuance.txHash) : null,
+    explorer_url: issuance.txHash ? explorerTxUrl(deps.config, issuance.txHash) : null,
     block_number: issuance.blockNumber,
   };
 }

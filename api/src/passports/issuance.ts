@@ -2,14 +2,14 @@
 // row, sends the mint and records it; concurrent or repeated callers get the same result. A crash between sending
 // and the receipt leaves a pending row that `reconcilePendingIssuances` settles from the chain at start.
 import type { AppDeps } from "../deps";
-import { explorerTxUrl } from "../chain/explorer";
+import { certificatePageUrl, explorerTxUrl } from "../links";
 import type { Knex } from "../db/knex";
 import { ServiceUnavailableError } from "../errors";
 import type { Logger } from "../logger";
 import { certIssuedPayload } from "../webhooks/events";
 import { enqueueEvent } from "../webhooks/outbox";
 import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
-import { certificatePdfUrl } from "./links";
+import { certificatePdfUrl } from "../links";
 import type { ProductRow } from "../products/products.repo";
 import {
   findIssuance,
@@ -138,8 +138,8 @@ async function markMinted(
         txHash: minted.tx_hash!,
         tokenId: minted.token_id,
         networkUrl: explorerTxUrl(config, minted.tx_hash!),
-        certificateUrl: `${config.publicBaseUrl}/dpp-certificate/${product.uid}`,
-        certificatePdfUrl: certificatePdfUrl(config.publicBaseUrl, product.uid),
+        certificateUrl: certificatePageUrl(config, product.uid),
+        certificatePdfUrl: certificatePdfUrl(config, product.uid),
         at: new Date(),
       }),
     });

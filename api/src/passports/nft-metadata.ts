@@ -2,7 +2,7 @@
 import type { AppDeps } from "../deps";
 import { NotFoundError } from "../errors";
 import { findTokenProduct } from "./issuance.repo";
-import { productLinks } from "./links";
+import { productLinks } from "../links";
 
 /** NOT_FOUND for a token id no issued passport has. */
 export async function nftMetadata(deps: Pick<AppDeps, "db" | "config">, tokenId: string) {

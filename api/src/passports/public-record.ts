@@ -1,9 +1,9 @@
 // The public DPP record (spec 2.3; field names in docs/public-api.md): what GET /api/dpp/{uid} serves and every
 // page, badge and brand view of a passport is built from, so "verified" means the same everywhere.
-import { explorerTxUrl } from "../chain/explorer";
+import { explorerTxUrl } from "../links";
 import type { Config } from "../config";
 import { PASSPORT_STATUSES, STAGES } from "./stages";
-import { productLinks } from "./links";
+import { productLinks } from "../links";
 import type { PublicPassport } from "./public-passport";
 
 export function buildPublicRecord(config: Config, passport: PublicPassport) {

@@ -1,6 +1,6 @@
 // The passport the landing page offers as a demo: the newest minted one, with the public links to open it by.
 import type { AppDeps } from "../deps";
-import { productLinks } from "./links";
+import { productLinks } from "../links";
 import { latestMintedPassport } from "./showcase.repo";
 
 /** A minted passport to look at: its scan page, certificate page and JSON record. */

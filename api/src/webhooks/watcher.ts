@@ -2,6 +2,7 @@
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
+import { certificatePageUrl } from "../links";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { productCertifiedPayload, tagAssignedPayload } from "./events";
 import { enqueueEvent } from "./outbox";
@@ -108,7 +109,7 @@ export class ConfirmationWatcher {
         payload: productCertifiedPayload({
           uid: fact.uid,
           txHash: fact.txHash,
-          certificateUrl: `${this.options.config.publicBaseUrl}/dpp-certificate/${fact.uid}`,
+          certificateUrl: certificatePageUrl(this.options.config, fact.uid),
           at,
         }),
       };

@@ -2,7 +2,7 @@
 import type { Config } from "../../config";
 import { CARBON_LABELS, ratingOf } from "../../pages/carbon";
 import type { PublicRecord } from "../../passports/public-record";
-import { productLinks } from "../../passports/links";
+import { productLinks } from "../../links";
 
 export function presentBadge(config: Config, record: PublicRecord) {
   const rating = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);

@@ -17,7 +17,7 @@ const nullable = (type: string) => ({ type: [type, "null"] });
 const hash = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" };
 const nullableHash = { type: ["string", "null"], pattern: "^0x[0-9a-fA-F]{64}$" };
 
-/** The three public addresses of a product (passports/links.ts). */
+/** The three public addresses of a product (api/src/links.ts). */
 export const linksSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,

@@ -9,7 +9,7 @@ import { brandProfilePage } from "../../pages/brand-profile";
 import { certificatePage } from "../../pages/certificate";
 import { htmlErrors, sendPage } from "../../middleware/page-response";
 import { scanPage } from "../../pages/scan";
-import { productLinks } from "../../passports/links";
+import { brandProfileUrl, productLinks } from "../../links";
 import { defineRoute, HTML, mountRoutes } from "../define-route";
 import { slugParam, uidParam } from "./schemas";
 import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
@@ -135,7 +135,7 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       },
       handler: async (ctx) => {
         const profile = await brandProfile(deps, ctx.params.slug);
-        const pageUrl = `${config.publicBaseUrl}/brand/${profile.brand.slug}`;
+        const pageUrl = brandProfileUrl(config, profile.brand.slug);
         sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
       },
     }),

@@ -1,15 +1,15 @@
 // Shapes the certificate issuance result (spec 2.6, plus the token and data needed to verify it).
-import { explorerTxUrl } from "../../../chain/explorer";
+import { explorerTxUrl } from "../../../links";
 import type { Config } from "../../../config";
 import type { Issuance } from "../../../passports/issuance";
-import { certificatePdfUrl } from "../../../passports/links";
+import { certificatePdfUrl } from "../../../links";
 
 export function presentIssuance(config: Config, uid: string, issuance: Issuance) {
   return {
     uid,
     tx_hash: issuance.txHash,
     network_url: explorerTxUrl(config, issuance.txHash!),
-    certificate_pdf_url: certificatePdfUrl(config.publicBaseUrl, uid),
+    certificate_pdf_url: certificatePdfUrl(config, uid),
     status: "minted" as const,
     token_id: issuance.tokenId,
     contract: issuance.contractAddress,

@@ -5,7 +5,7 @@ import { describeComposition } from "../../../passports/fibres";
 import { CARE_NOT_DECLARED, UNKNOWN_COUNTRY } from "../../../products/defaults";
 import type { Warranty } from "../../../products/warranty";
 import { escapeHtml } from "../../../pages/html";
-import { productLinks } from "../../../passports/links";
+import { productLinks } from "../../../links";
 import { buildPublicRecord } from "../../../passports/public-record";
 import type { PublicPassport } from "../../../passports/public-passport";
 import type { CreatedProduct, CreateProductInput, ProductRow } from "../../../products/service";
