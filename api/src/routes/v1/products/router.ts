@@ -2,6 +2,7 @@
 import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../../deps";
 import { consumeQuota } from "../../../metering/service";
+import { renderJson, sendJson, type RenderedJson } from "../../../middleware/etag";
 import { IDEMPOTENCY_KEY, idempotent } from "../../../middleware/idempotency";
 import { IndexedReadCache, sharedIndexerState } from "../../../onchain/indexed-read-cache";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
@@ -14,7 +15,8 @@ import { certificateRecord, createProductBody, enrichmentRecord, registrationRes
 
 export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   // The same short read cache as the public record (indexed-read-cache.ts), keyed by brand and UID.
-  const records = new IndexedReadCache<ReturnType<typeof presentCertificateRecord>>({ ttlMs: 1000, maxEntries: 1000 });
+  // The v1 envelope is cached rendered: a hot read sends the same bytes without presenting or serialising again.
+  const records = new IndexedReadCache<RenderedJson>({ ttlMs: 1000, maxEntries: 1000 });
   const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
 
   return mountRoutes(deps, openapi, [
@@ -118,10 +120,10 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
         const brandId = ctx.state.brand.id;
         const uid = ctx.params.uid.toUpperCase();
         const state = await indexer().catch(() => undefined);
-        const record = await records.read(`${brandId}:${uid}`, state?.indexedBlock, async () =>
-          presentCertificateRecord(deps.config, await productCertificate(deps, brandId, uid, state)),
+        const rendered = await records.read(`${brandId}:${uid}`, state?.indexedBlock, async () =>
+          renderJson({ success: true, data: presentCertificateRecord(deps.config, await productCertificate(deps, brandId, uid, state)) }),
         );
-        ok(ctx, record);
+        sendJson(ctx, rendered);
       },
     }),
     defineRoute({
