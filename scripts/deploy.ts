@@ -7,11 +7,10 @@
 //   PUBLIC_BASE_URL      default http://127.0.0.1:3000; tokenURI base is `${PUBLIC_BASE_URL}/api/nft/`
 //   DEPLOYMENTS_DIR      default ./deployments; the record is <DEPLOYMENTS_DIR>/<chainId>.json
 import { Wallet, isAddress } from "ethers";
+import { HARDHAT_TEST_KEY as HARDHAT_ACCOUNT_0_KEY, LOCAL_CHAIN_ID } from "../api/src/config";
 import { deployContracts, fetchChainId } from "./lib/deploy";
 
-const LOCAL_CHAIN_ID = 31337;
 // Hardhat's well-known, public test accounts: usable only on a local chain.
-const HARDHAT_ACCOUNT_0_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const HARDHAT_ACCOUNT_1_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 function rpcUrl(): string {

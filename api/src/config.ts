@@ -87,7 +87,8 @@ const HARDHAT_KEYS = new Set([
   "de9be858da4a475276426320d5e9262ecfc3ba460bfac56360bfa6c4c28b4ee0",
   "df57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e",
 ]);
-const LOCAL_CHAIN_ID = 31337;
+/** Hardhat's chain id: the only chain local mode runs on. */
+export const LOCAL_CHAIN_ID = 31337;
 /** Local mode's documented default SECRETS_KEY (32 bytes, base64); production must set its own. */
 export const LOCAL_SECRETS_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtc2VjcmV0c0s=";
 

@@ -1,6 +1,7 @@
 // A Hardhat node on 127.0.0.1 for local mode, tests and benchmarks; it mines on each transaction and on an interval.
 import path from "node:path";
 import { JsonRpcProvider, Network } from "ethers";
+import { LOCAL_CHAIN_ID } from "../../api/src/config";
 import { spawnLogged, waitFor, type Child } from "./processes";
 
 export type ChainNode = { rpcUrl: string; chainId: number; child: Child; stop: () => Promise<void> };
@@ -16,7 +17,7 @@ export async function startHardhatNode(options: { port: number; logFile: string;
     { cwd: ROOT, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" }, logFile: options.logFile },
   );
   const rpcUrl = `http://127.0.0.1:${options.port}`;
-  const provider = new JsonRpcProvider(rpcUrl, Network.from(31337), { staticNetwork: true });
+  const provider = new JsonRpcProvider(rpcUrl, Network.from(LOCAL_CHAIN_ID), { staticNetwork: true });
   try {
     await waitFor(
       "the Hardhat node",
@@ -35,5 +36,5 @@ export async function startHardhatNode(options: { port: number; logFile: string;
   } finally {
     provider.destroy();
   }
-  return { rpcUrl, chainId: 31337, child, stop: child.stop };
+  return { rpcUrl, chainId: LOCAL_CHAIN_ID, child, stop: child.stop };
 }
