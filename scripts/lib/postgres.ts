@@ -31,6 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { stopProcess } from "./processes";
 
 export type EmbeddedDb = {
   port: number;
@@ -109,7 +110,8 @@ export async function startEmbeddedPostgres(options: {
   }
 
   const stop = async () => {
-    await stopServer(server);
+    // Fast shutdown (SIGINT: sessions are cut, a checkpoint is written), SIGKILL if that takes too long.
+    await stopProcess(server, STOP_GRACE_MS, "SIGINT");
     if (options.persistent) return;
     rmSync(dataDir, { recursive: true, force: true });
     if (dataDir !== requested) {
@@ -355,15 +357,3 @@ function startServer(binDir: string, dataDir: string, port: number, account: Acc
   });
 }
 
-/** Fast shutdown (SIGINT: sessions are cut, a checkpoint is written), SIGKILL if that takes too long. */
-function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.kill("SIGKILL"), STOP_GRACE_MS);
-    server.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.kill("SIGINT");
-  });
-}

@@ -32,8 +32,8 @@ export function spawnLogged(
   return { name, process: child, logFile: options.logFile, stop: () => stopProcess(child) };
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
-export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+/** `signal` (SIGTERM unless said), then SIGKILL after `graceMs`; resolves when the process has exited. */
+export function stopProcess(child: ChildProcess, graceMs = 5000, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), graceMs);
@@ -41,7 +41,7 @@ export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> 
       clearTimeout(kill);
       resolve();
     });
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }
 
