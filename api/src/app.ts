@@ -25,6 +25,11 @@ import { v1WebhooksRouter } from "./routes/v1/webhooks/router";
 import { pagesRouter } from "./routes/pages/router";
 import { badgeRouter } from "./routes/badge/router";
 import { docsRouter } from "./routes/docs/router";
+import { dashboardSessionRouter } from "./routes/dashboard/session/router";
+import { dashboardTeamRouter } from "./routes/dashboard/team/router";
+import { dashboardProductsRouter } from "./routes/dashboard/products/router";
+import { dashboardBrandRouter } from "./routes/dashboard/brand/router";
+import { dashboardAppRouter } from "./routes/dashboard/app/router";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
@@ -69,5 +74,10 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     pagesRouter(deps, openapi),
     badgeRouter(deps, openapi),
     docsRouter(deps, openapi),
+    dashboardSessionRouter(deps, openapi),
+    dashboardTeamRouter(deps, openapi),
+    dashboardProductsRouter(deps, openapi),
+    dashboardBrandRouter(deps, openapi),
+    dashboardAppRouter(deps, openapi),
   ];
 }

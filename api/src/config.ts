@@ -42,6 +42,22 @@ export type Config = Readonly<{
   secretsKey: Buffer;
   /** Dispatcher: attempts in flight per process, fallback poll, per-attempt time limit (10 s; lower only for tests). */
   /** Deliveries in flight per dispatcher, idle poll, per-attempt time-out, and days of delivery history kept. */
+  /** Outgoing mail (dashboard invitations, password resets). */
+  mail: Readonly<{
+    /** smtp:// or smtps:// URL of the relay; without it mail is only written to `dir` (local mode). */
+    smtpUrl: string | undefined;
+    from: string;
+    /** Each message is also written here as an .eml file (local mode: .data/mail); undefined writes none. */
+    dir: string | undefined;
+  }>;
+  /** The brand dashboard: where its built files are and how long its sessions live. */
+  dashboard: Readonly<{
+    distDir: string;
+    /** Session cookies get `Secure` (and the __Host- prefix) when the public URL is https. */
+    secureCookies: boolean;
+    sessionHours: number;
+    idleMinutes: number;
+  }>;
   webhooks: Readonly<{
     concurrency: number;
     /** Attempts one endpoint, and one brand's endpoints together, may have in flight per dispatcher (fairness). */
@@ -178,6 +194,21 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     allowLoopbackWebhooks: (env.ALLOW_LOOPBACK_WEBHOOKS ?? (production ? "false" : "true")) === "true",
     secretsKey: secretsKey(str("SECRETS_KEY", LOCAL_SECRETS_KEY), problems),
+    mail: Object.freeze({
+      smtpUrl: smtpUrl(env.SMTP_URL?.trim() || undefined, problems),
+      from: str("MAIL_FROM", "Passport Registry <no-reply@passport-registry.local>"),
+      dir: env.MAIL_DIR?.trim()
+        ? path.resolve(env.MAIL_DIR.trim())
+        : production
+          ? undefined
+          : path.join(__dirname, "..", "..", ".data", "mail"),
+    }),
+    dashboard: Object.freeze({
+      distDir: path.resolve(str("DASHBOARD_DIST_DIR", path.join(__dirname, "..", "..", "dashboard", "dist"))),
+      secureCookies: publicBaseUrl.startsWith("https://"),
+      sessionHours: int("DASHBOARD_SESSION_HOURS", 12, 1, 24 * 30),
+      idleMinutes: int("DASHBOARD_IDLE_MINUTES", 120, 5, 24 * 60),
+    }),
     webhooks: Object.freeze({
       concurrency: webhookConcurrency,
       // Defaults: a quarter and a half of the slots, so one endpoint's or one brand's slow receivers never hold them all.
@@ -208,6 +239,12 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Keys whose defaults only make sense on one machine: production must set them. */
 const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY", "SECRETS_KEY"]);
+
+/** SMTP_URL as smtp:// or smtps:// (credentials in the URL, as nodemailer takes them). */
+function smtpUrl(value: string | undefined, problems: string[]): string | undefined {
+  if (value !== undefined && !/^smtps?:\/\/[^\s/]+/i.test(value)) problems.push("SMTP_URL must be an smtp:// or smtps:// URL");
+  return value;
+}
 
 /** SECRETS_KEY as 64 hex digits or base64 of exactly 32 bytes. */
 function secretsKey(value: string, problems: string[]): Buffer {

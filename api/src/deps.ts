@@ -11,6 +11,8 @@ import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
 import type { CallMeter } from "./metering/call-meter";
 import type { ScanRecorder } from "./scans/scan-recorder";
+import type { Mailer } from "./mail/mailer";
+import type { SessionUser } from "./team/service";
 
 export type AppState = {
   requestId: string;
@@ -19,6 +21,8 @@ export type AppState = {
   input?: unknown;
   operator?: Operator;
   brand?: BrandContext;
+  /** The dashboard user of a session-authenticated request (middleware/brand-session.ts). */
+  user?: SessionUser;
   /** The transaction this request's writes join, when a middleware opened one (middleware/idempotency.ts). */
   transaction?: Knex;
 };
@@ -35,4 +39,6 @@ export type AppDeps = {
   callMeter?: CallMeter;
   /** Counts scan-page views off the response path; without it the pages router makes its own. */
   scanRecorder?: ScanRecorder;
+  /** Sends invitations and password resets; without it, the one configuration describes (mail/mailer.ts). */
+  mailer?: Mailer;
 };

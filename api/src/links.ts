@@ -30,3 +30,8 @@ export function brandProfileUrl(config: LinkConfig, slug: string): string {
 export function explorerTxUrl(config: Pick<Config, "explorerTxUrlTemplate">, txHash: string): string {
   return config.explorerTxUrlTemplate.replace("{txHash}", txHash);
 }
+
+/** The brand dashboard (a single-page app; its screens are paths under this). */
+export function dashboardUrl(config: LinkConfig): string {
+  return `${config.publicBaseUrl}/dashboard`;
+}

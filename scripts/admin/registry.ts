@@ -8,6 +8,7 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./database"),
   () => import("./branding"),
   () => import("./dashboard-webhook"),
+  () => import("./brand-users"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

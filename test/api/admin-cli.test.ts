@@ -1,6 +1,8 @@
 // The operator CLI end to end: each command spawned as `node --import tsx scripts/admin.ts` against a real test
 // database, its effect checked through the real API over HTTP.
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
@@ -176,6 +178,38 @@ describe("operator CLI (npm run admin)", () => {
     expect(text.code).to.equal(0);
     expect(text.stdout).to.include("No calls.");
     expect((await admin(["show-usage", "--brand", "cli-limits", "--period", "2001-13"])).code).to.equal(2);
+  });
+
+  it("invites a brand's first owner: prints the link, writes the email to MAIL_DIR, and the link signs them in", async () => {
+    const mailDir = mkdtempSync(path.join(os.tmpdir(), "cli-mail-"));
+    try {
+      await adminJson(["create-brand", "--slug", "cli-team", "--name", "CLI Team", "--uid-prefix", "CLT"]);
+      const run = await admin(["invite-brand-user", "--brand", "cli-team", "--email", "first.owner@cli.test", "--json"], { MAIL_DIR: mailDir });
+      expect(run.code, run.stderr).to.equal(0);
+      const invited = JSON.parse(run.stdout);
+      expect(invited.role).to.equal("owner");
+      expect(readFileSync(invited.mail_file, "utf8")).to.include("first.owner@cli.test");
+      const token = /#token=([A-Za-z0-9_-]+)$/.exec(invited.link)![1];
+      const accept = await fetch(`${api.url}/api/dashboard/invitations/accept`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, password: "first owner password" }),
+      });
+      expect(accept.status).to.equal(200);
+      expect((await json(accept)).data.user.role).to.equal("owner");
+      expect((await admin(["invite-brand-user", "--brand", "cli-team", "--email", "x@cli.test", "--role", "boss"], { MAIL_DIR: mailDir })).code).to.equal(2);
+      const listed = await adminJson(["list-brand-users", "--brand", "cli-team"]);
+      expect(listed.map((m: { email: string; status: string }) => `${m.email}:${m.status}`)).to.deep.equal(["first.owner@cli.test:active"]);
+      await adminJson(["create-brand-user", "--brand", "cli-team", "--email", "till@cli.test", "--role", "cashier", "--password", "cashier password"]);
+      const signIn = await fetch(`${api.url}/api/dashboard/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "till@cli.test", password: "cashier password" }),
+      });
+      expect((await json(signIn)).data.user.role).to.equal("cashier");
+    } finally {
+      rmSync(mailDir, { recursive: true, force: true });
+    }
   });
 
   it("exits 1 with a clear message when the database cannot be reached", async () => {

@@ -26,6 +26,11 @@ export const BRANDING_FIELDS = ["logo_url", "primary_color", "secondary_color", 
 export const SOCIAL_FIELDS = ["facebook", "instagram", "website"] as const;
 
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
+/**
+ * A logo uploaded in the dashboard, served by this service (brands/logo.ts): a path, not a URL, so it shows on
+ * whichever host serves the page (local http, the public https origin, later a brand's own domain).
+ */
+export const UPLOADED_LOGO_PATH = /^\/brand-assets\/[a-z0-9][a-z0-9-]{0,39}\/logo-[0-9a-f]{16}\.(?:png|webp)$/;
 /** C0 and C1 controls other than tab and newline (which the about text may use for paragraphs). */
 function hasControl(text: string): boolean {
   for (const ch of text) {
@@ -64,7 +69,7 @@ function fieldProblem(field: (typeof BRANDING_FIELDS)[number], value: unknown): 
     case "secondary_color":
       return COLOR.test(value) ? undefined : "must be a HEX colour #RRGGBB";
     case "logo_url":
-      return httpsUrlProblem(value);
+      return UPLOADED_LOGO_PATH.test(value) ? undefined : httpsUrlProblem(value);
     case "tagline":
       if (/[\n\t]/.test(value) || hasControl(value)) return "must be one line of text";
       return length(value) > TAGLINE_MAX ? `must have at most ${TAGLINE_MAX} characters` : undefined;

@@ -16,6 +16,9 @@ import * as makerConfirmation from "./migrations/012-maker-confirmation";
 import * as scanCounting from "./migrations/013-scan-counting";
 import * as productDefaults from "./migrations/015-product-defaults";
 import * as webhookFairClaims from "./migrations/017-webhook-fair-claims";
+import * as brandUsers from "./migrations/018-brand-users";
+import * as dashboardProducts from "./migrations/019-dashboard-products";
+import * as brandLogos from "./migrations/020-brand-logos";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -40,6 +43,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "013-scan-counting": scanCounting,
   "015-product-defaults": productDefaults,
   "017-webhook-fair-claims": webhookFairClaims,
+  "018-brand-users": brandUsers,
+  "019-dashboard-products": dashboardProducts,
+  "020-brand-logos": brandLogos,
 };
 
 const source: Knex.MigrationSource<string> = {

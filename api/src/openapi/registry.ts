@@ -11,10 +11,10 @@ export type Operation = {
   summary: string;
   description?: string;
   /** Left out for a public operation, which the document then marks `security: []`. */
-  security?: "apiKey" | "bearer";
+  security?: "apiKey" | "bearer" | "session";
   parameters?: Array<{ name: string; in: "path" | "query" | "header"; required?: boolean; schema: JsonSchema; description?: string }>;
   /** `required: false` for a body that may be left out (it is required unless said). */
-  requestBody?: { schema: JsonSchema; example?: unknown; required?: boolean };
+  requestBody?: { schema: JsonSchema; example?: unknown; required?: boolean; contentTypes?: readonly string[] };
   responses: Record<string, { description: string; schema?: JsonSchema; example?: unknown; contentType?: string }>;
 };
 
@@ -24,6 +24,7 @@ export const TAGS = [
   { name: "Brand API v1", description: "The metered brand API: products, certificates, usage and webhooks. Send the brand's key as a bearer token and X-Service-Brand: <slug>." },
   { name: "Factory operations", description: "Operator login and the on-chain writes a factory operator makes: factories, passports, tags, supply-chain events." },
   { name: "Pages", description: "Server-rendered HTML for shoppers and the embeddable badge; documented so every mounted route is in this document." },
+  { name: "Dashboard", description: "The JSON API of the brand dashboard (/dashboard): cookie sessions with a CSRF token, each call allowed by the user's role." },
   { name: "Operations", description: "Liveness, readiness and this document, for operators and integrators." },
 ] as const;
 
@@ -76,7 +77,9 @@ export class OpenApiRegistry {
           ? {
               requestBody: {
                 required: op.requestBody.required ?? true,
-                content: { "application/json": { schema: op.requestBody.schema, example: op.requestBody.example } },
+                content: Object.fromEntries(
+                  (op.requestBody.contentTypes ?? ["application/json"]).map((type) => [type, { schema: op.requestBody!.schema, example: op.requestBody!.example }]),
+                ),
               },
             }
           : {}),
@@ -125,6 +128,14 @@ export class OpenApiRegistry {
         securitySchemes: {
           apiKey: { type: "http", scheme: "bearer", description: "Brand API key; also send X-Service-Brand: <slug>." },
           bearer: { type: "http", scheme: "bearer", description: "Operator token from POST /api/login." },
+          session: {
+            type: "apiKey",
+            in: "cookie",
+            name: "pr_session",
+            description:
+              "Dashboard session cookie from POST /api/dashboard/session (named __Host-pr_session behind https). " +
+              "Every request other than GET also needs the session's CSRF token in X-CSRF-Token.",
+          },
         },
         schemas: { Error: ERROR_SCHEMA },
       },

@@ -144,6 +144,15 @@ export function renderPage(options: {
   };
 }
 
+/** Open Graph wants absolute URLs; an uploaded logo is stored as a path on our own origin. */
+function absoluteUrl(value: string, base: string): string {
+  try {
+    return new URL(value, base).toString();
+  } catch {
+    return value;
+  }
+}
+
 /** Open Graph tags, so a shared link previews with the product and the brand's logo. */
 export function openGraph(tags: { title: string; description: string; url: string; image?: string; siteName: string }): SafeHtml {
   return html`
@@ -153,7 +162,7 @@ export function openGraph(tags: { title: string; description: string; url: strin
 <meta property="og:description" content="${tags.description}">
 <meta property="og:url" content="${tags.url}">
 <meta property="og:site_name" content="${tags.siteName}">${tags.image ? html`
-<meta property="og:image" content="${tags.image}">` : ""}`;
+<meta property="og:image" content="${absoluteUrl(tags.image, tags.url)}">` : ""}`;
 }
 
 /** The white-label header: logo at 44 px, brand name, tagline below it; links to the brand's profile. */

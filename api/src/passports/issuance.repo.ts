@@ -1,5 +1,6 @@
 // SQL of passport issuance (app.passports): one row per product, claimed before the mint, settled after it.
 import type { Knex } from "../db/knex";
+import { findProductByUid, type ProductRow } from "../products/products.repo";
 
 export type IssuanceRow = {
   product_id: number;
@@ -96,4 +97,13 @@ export async function upsertMintedIssuance(
     .insert({ ...row, status: "minted" })
     .onConflict("product_id")
     .merge();
+}
+
+/**
+ * Locks the product row for the rest of the transaction and reads it again as the mint will anchor it; undefined if
+ * it is gone. Edits take the same lock (products/product-edits.ts).
+ */
+export async function lockProductForIssuance(trx: Knex, productId: number, uid: string): Promise<ProductRow | undefined> {
+  await trx("app.products").where({ id: productId }).forUpdate().first("id");
+  return findProductByUid(trx, uid);
 }

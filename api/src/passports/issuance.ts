@@ -16,6 +16,7 @@ import {
   findIssuedProduct,
   insertClaim,
   listPendingIssuances,
+  lockProductForIssuance,
   markFailed,
   markMintedRow,
   recordSentMint,
@@ -60,25 +61,30 @@ function toIssuance(row: IssuanceRow, created: boolean): Issuance {
 export async function issuePassport(deps: AppDeps, product: ProductRow): Promise<Issuance> {
   const { db } = deps;
   const contracts = deps.chain.contracts();
-  const content = passportContentFor(product);
-  const claim = {
-    product_id: product.id,
-    token_id: tokenIdOf(product.uid),
-    data_hash: dataHashOf(content),
-    status: "pending",
-    chain_id: contracts.deployment.chainId,
-    contract_address: contracts.deployment.contracts.ProductPassport.address,
-  };
-  // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
-  let claimed = await insertClaim(db, claim);
-  // A first claim cannot be on chain yet; a retaken failed one may be (its transaction may have landed late).
-  let retaken = false;
-  if (claimed.length === 0) {
-    claimed = await retakeFailedClaim(db, claim);
-    retaken = claimed.length > 0;
-  }
+  // The claim is made under a lock on the product row, from the row as it is then: an edit (which takes the same
+  // lock) either lands before and is minted, or comes after and sees the claim, so it re-anchors instead.
+  const { claimed, retaken, current } = await db.transaction(async (trx) => {
+    const current = (await lockProductForIssuance(trx, product.id, product.uid)) ?? product;
+    const claim = {
+      product_id: current.id,
+      token_id: tokenIdOf(current.uid),
+      data_hash: dataHashOf(passportContentFor(current)),
+      status: "pending",
+      chain_id: contracts.deployment.chainId,
+      contract_address: contracts.deployment.contracts.ProductPassport.address,
+    };
+    // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
+    let claimed = await insertClaim(trx, claim);
+    // A first claim cannot be on chain yet; a retaken failed one may be (its transaction may have landed late).
+    let retaken = false;
+    if (claimed.length === 0) {
+      claimed = await retakeFailedClaim(trx, claim);
+      retaken = claimed.length > 0;
+    }
+    return { claimed, retaken, current };
+  });
   if (claimed.length === 0) return waitForIssuance(db, product.id);
-  return mint(deps, product, claimed[0]!, retaken);
+  return mint(deps, current, claimed[0]!, retaken);
 }
 
 async function mint(deps: AppDeps, product: ProductRow, row: IssuanceRow, retaken: boolean): Promise<Issuance> {

@@ -5,8 +5,7 @@ import type { Knex } from "../db/knex";
 import { NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
 import { findProductByUid, insertProduct, type ProductRow } from "./products.repo";
-import { estimateCarbon } from "./carbon";
-import { completeProduct } from "./defaults";
+import { productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
 import { publicPassport } from "../passports/public-passport";
@@ -33,30 +32,16 @@ export type Brand = { id: number; slug: string; uidPrefix: string };
 
 const MAX_UID_ATTEMPTS = 5;
 
-/** ISO 4217 codes in use, as the runtime's ICU data knows them. */
-const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
-
-/** Checks what JSON Schema cannot: percentages summing to 100, cents, a known factory. */
-async function checkProduct(db: Knex, input: CreateProductInput) {
-  const problems: Array<{ field: string; problem: string }> = [];
-  if (input.fiber_composition) {
-    const total = input.fiber_composition.reduce((sum, share) => sum + share.percent, 0);
-    if (Math.abs(total - 100) > 1e-9) problems.push({ field: "fiber_composition", problem: `percentages must sum to 100 (got ${total})` });
-    const fibres = input.fiber_composition.map((s) => s.fiber);
-    if (new Set(fibres).size !== fibres.length) problems.push({ field: "fiber_composition", problem: "lists a fibre twice" });
-  }
-  if (Math.round(input.price * 100) !== input.price * 100) problems.push({ field: "price", problem: "must have at most 2 decimals" });
-  if (input.currency !== undefined && !CURRENCIES.has(input.currency.toUpperCase())) {
-    problems.push({ field: "currency", problem: "is not an ISO 4217 currency code" });
-  }
-  let factoryCountry: string | undefined;
+/** Checks what JSON Schema cannot (product-rules.ts, shared with the CSV import) and finds the named factory. */
+async function checkProduct(db: Knex, input: CreateProductInput): Promise<{ factoryCountry: string | undefined }> {
+  const factories = new Map<number, KnownFactory>();
   if (input.factory_id !== undefined) {
     const factory = await factoryProfileExists(db, input.factory_id);
-    if (!factory) problems.push({ field: "factory_id", problem: "is not a registry factory" });
-    factoryCountry = factory?.country.trim();
+    if (factory) factories.set(input.factory_id, { country: factory.country.trim() });
   }
+  const problems = productProblems(input, factories);
   if (problems.length > 0) throw new ValidationError(problems);
-  return { factoryCountry };
+  return { factoryCountry: input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country };
 }
 
 export type CreatedProduct = { productId: number; uid: string; carbonKg: number; carbonRating: string };
@@ -68,40 +53,12 @@ export type CreatedProduct = { productId: number; uid: string; carbonKg: number;
  */
 export async function registerProduct(db: Knex, brand: Brand, input: CreateProductInput, options: { uid?: string } = {}): Promise<CreatedProduct> {
   const { factoryCountry } = await checkProduct(db, input);
-  const category = input.category.trim().toLowerCase();
-  const carbon = estimateCarbon(category, input.fabric_type);
   // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
-  const complete = completeProduct({
-    category,
-    fabricType: input.fabric_type,
-    fiberComposition: input.fiber_composition,
-    careInstructions: input.care_instructions,
-    countryOfManufacture: input.country_of_manufacture,
-    factoryCountry,
-    brand: await productDefaults(db, brand.id),
-  });
+  const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
-    const row = await insertProduct(db, {
-      brand_id: brand.id,
-      uid,
-      sku: input.sku,
-      name: input.name.trim(),
-      category,
-      fabric_type: input.fabric_type?.trim().toLowerCase() ?? null,
-      price: input.price,
-      currency: (input.currency ?? "BDT").toUpperCase(),
-      description: input.description ?? null,
-      factory_id: input.factory_id ?? null,
-      fiber_composition: JSON.stringify(complete.fiberComposition),
-      certifications: JSON.stringify(input.certifications ?? []),
-      care_instructions: complete.careInstructions,
-      country_of_manufacture: complete.countryOfManufacture,
-      provenance: JSON.stringify(complete.provenance),
-      carbon_kg: carbon.kg,
-      carbon_rating: carbon.rating,
-    });
-    if (row) return { productId: row.id, uid, carbonKg: carbon.kg, carbonRating: carbon.rating };
+    const row = await insertProduct(db, { ...values, uid });
+    if (row) return { productId: row.id, uid, carbonKg: values.carbon_kg, carbonRating: values.carbon_rating };
     if (options.uid) throw new Error(`UID ${options.uid} is taken`);
   }
   throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);

@@ -10,6 +10,9 @@ import type { AppDeps, AppState } from "../deps";
 import { requireBrand } from "../middleware/brand-auth";
 import { meterApiCall } from "../middleware/metering";
 import { requireOperator } from "../middleware/operator-auth";
+import { CSRF_HEADER, requireBrandUser } from "../middleware/brand-session";
+import type { Permission } from "../team/roles";
+import type { SessionUser } from "../team/service";
 import { validateBody } from "../middleware/validate-body";
 import { validateParams, validateQuery } from "../middleware/validate-params";
 import { errorResponse, type OpenApiRegistry, type Operation } from "../openapi/registry";
@@ -17,10 +20,11 @@ import type { JsonSchema } from "../validation";
 import { BRAND_HEADER, V1_ERRORS } from "./v1/router-base";
 
 /**
- * Who may call a route: anyone; a brand's API key (`requireBrand → meterApiCall`, the metered v1 chain); or a factory
- * operator's bearer token from POST /api/login.
+ * Who may call a route: anyone; a brand's API key (`requireBrand → meterApiCall`, the metered v1 chain); a factory
+ * operator's bearer token from POST /api/login; or a dashboard user's session cookie, whose role must hold the
+ * route's `permission` (and, for writes, the session's CSRF token).
  */
-export type Auth = "public" | "apiKey" | "operator";
+export type Auth = "public" | "apiKey" | "operator" | "session";
 
 /** One response of a route. JSON unless `contentType` says otherwise; no `schema` only for bodiless ones (204, 304). */
 export type RouteResponse = { description: string; schema?: JsonSchema; example?: unknown; contentType?: string };
@@ -28,9 +32,15 @@ export type RouteResponse = { description: string; schema?: JsonSchema; example?
 /** A header the route reads that is not its authentication (documented; checked by the middleware that reads it). */
 export type HeaderParameter = { name: string; required?: boolean; schema: JsonSchema; description?: string };
 
-type Method = "get" | "post" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
 
-type AuthState<A extends Auth> = A extends "apiKey" ? { brand: BrandContext } : A extends "operator" ? { operator: Operator } : unknown;
+type AuthState<A extends Auth> = A extends "apiKey"
+  ? { brand: BrandContext }
+  : A extends "operator"
+    ? { operator: Operator }
+    : A extends "session"
+      ? { user: SessionUser; brand: BrandContext }
+      : unknown;
 
 export type RouteSpec<A extends Auth, P, Q, B> = {
   method: Method;
@@ -42,6 +52,8 @@ export type RouteSpec<A extends Auth, P, Q, B> = {
   summary: string;
   description?: string;
   auth: A;
+  /** For `session` routes: what the user's role must allow (team/roles.ts). */
+  permission?: A extends "session" ? Permission : never;
   /** Path parameters: an object schema of strings, one property per `:name`. */
   params?: P;
   /**
@@ -54,6 +66,11 @@ export type RouteSpec<A extends Auth, P, Q, B> = {
   /** A body that may be left out: it is then validated (and handed on) as `{}`. */
   bodyOptional?: true;
   bodyExample?: unknown;
+  /**
+   * A body that is not JSON (an image, a CSV file): its media types, documented; the handler reads it itself, so
+   * `body` only documents its schema.
+   */
+  rawBody?: readonly string[];
   /** Headers the route reads besides its authentication (X-Service-Brand is added for apiKey routes). */
   headers?: HeaderParameter[];
   /** Middleware that runs first, around everything else (HTML error pages, CORS headers, content negotiation). */
@@ -94,6 +111,10 @@ const AUTH_ERRORS: Record<Auth, Record<string, RouteResponse>> = {
   public: {},
   apiKey: V1_ERRORS,
   operator: { "401": errorResponse("missing, unknown or expired token (UNAUTHORIZED)") },
+  session: {
+    "401": errorResponse("not signed in, or the session ended (UNAUTHORIZED)"),
+    "403": errorResponse("the role may not do this (FORBIDDEN), a write without the session's CSRF token (CSRF_FAILED), or a suspended brand (BRAND_INACTIVE)"),
+  },
 };
 
 /**
@@ -112,15 +133,20 @@ export function mountRoutes(deps: AppDeps, openapi: OpenApiRegistry, routes: Rou
   const router = new Router<AppState>();
   let brandChain: Middleware<AppState>[] | undefined;
   let operatorAuth: Middleware<AppState> | undefined;
+  const sessionAuth: Partial<Record<Permission, Middleware<AppState>>> = {};
   for (const route of routes) {
     const params = route.params && !route.handlerChecksParams ? [validateParams(route.params as JsonSchema)] : [];
     const input = [
       ...(route.query ? [validateQuery(route.query as JsonSchema)] : []),
-      ...(route.body ? [validateBody(route.body as JsonSchema, { optional: route.bodyOptional === true })] : []),
+      ...(route.body && !route.rawBody ? [validateBody(route.body as JsonSchema, { optional: route.bodyOptional === true })] : []),
     ];
     let auth: Middleware<AppState>[] = [];
     if (route.auth === "apiKey") auth = brandChain ??= [requireBrand(deps), meterApiCall(deps)];
     if (route.auth === "operator") auth = [(operatorAuth ??= requireOperator(deps))];
+    if (route.auth === "session") {
+      if (!route.permission) throw new Error(`${route.operationId}: a session route needs a permission`);
+      auth = [(sessionAuth[route.permission] ??= requireBrandUser(deps, route.permission))];
+    }
     const chain = [
       ...(route.before ?? []),
       ...(route.auth === "apiKey" ? [...auth, ...params] : [...params, ...auth]),
@@ -139,6 +165,7 @@ export function mountRoutes(deps: AppDeps, openapi: OpenApiRegistry, routes: Rou
 export function operationOf(route: Route): Operation {
   const parameters: NonNullable<Operation["parameters"]> = [
     ...(route.auth === "apiKey" ? [BRAND_HEADER] : []),
+    ...(route.auth === "session" && route.method !== "get" ? [CSRF_PARAMETER] : []),
     ...(route.headers ?? []).map((header) => ({ in: "header" as const, ...header })),
     ...propertiesOf(route.params).map(({ name, schema, description }) => ({ name, in: "path" as const, required: true, schema, ...(description ? { description } : {}) })),
     ...propertiesOf(route.query).map(({ name, schema, description, required }) => ({ name, in: "query" as const, required, schema, ...(description ? { description } : {}) })),
@@ -150,14 +177,33 @@ export function operationOf(route: Route): Operation {
     tag: route.tag,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    ...(route.auth === "apiKey" ? { security: "apiKey" as const } : route.auth === "operator" ? { security: "bearer" as const } : {}),
+    ...(route.auth === "apiKey" || route.auth === "session"
+      ? { security: route.auth }
+      : route.auth === "operator"
+        ? { security: "bearer" as const }
+        : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
-      ? { requestBody: { schema: route.body as JsonSchema, example: route.bodyExample, ...(route.bodyOptional ? { required: false } : {}) } }
+      ? {
+          requestBody: {
+            schema: route.body as JsonSchema,
+            example: route.bodyExample,
+            ...(route.bodyOptional ? { required: false } : {}),
+            ...(route.rawBody ? { contentTypes: route.rawBody } : {}),
+          },
+        }
       : {}),
     responses: { ...route.responses, ...withoutKeys(AUTH_ERRORS[route.auth], route.responses) },
   };
 }
+
+const CSRF_PARAMETER = {
+  name: CSRF_HEADER,
+  in: "header" as const,
+  required: true,
+  schema: { type: "string", maxLength: 100 } as JsonSchema,
+  description: "The session's CSRF token (csrf_token in the session's answer).",
+};
 
 function propertiesOf(schema: unknown): Array<{ name: string; schema: JsonSchema; description?: string; required: boolean }> {
   const object = schema as { properties?: Record<string, JsonSchema>; required?: readonly string[] } | undefined;

@@ -1,0 +1,172 @@
+// Bulk product registration from a CSV upload. The upload is parsed and its header checked while the request waits;
+// the rows are then registered in the background, a chunk at a time: each row is checked by the create-product
+// endpoint's JSON Schema (handed in by the route) and by the registration rules (products/product-rules.ts), the
+// valid ones are inserted in one statement per chunk, the others kept with their reasons for the errors CSV, and
+// the job's counters move with each committed chunk, so a poll shows progress. No passport is minted.
+import { stringify } from "csv-stringify/sync";
+import type { AppDeps } from "../deps";
+import { recordAudit, type Actor } from "../audit/service";
+import { productDefaults, type BrandContext } from "../brands/service";
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
+import { newUid } from "../passports/uid";
+import { productProblems, productRowFor } from "../products/product-rules";
+import type { NewProduct } from "../products/products.repo";
+import type { CreateProductInput } from "../products/service";
+import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, parseUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
+import {
+  addProgress,
+  failStaleJobs,
+  findFactories,
+  findJob,
+  finishJob,
+  insertErrors,
+  insertJob,
+  insertProducts,
+  listErrors,
+  type ImportJobRow,
+} from "./imports.repo";
+
+export type { ImportJobRow };
+
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 20_000;
+/** Rows per statement and per commit: large enough to amortise round trips, small enough to show progress. */
+const CHUNK_ROWS = 500;
+/** A running job whose counters have not moved for this long lost its process. */
+const STALE_SECONDS = 120;
+const MAX_UID_ATTEMPTS = 5;
+
+/** Checks one row's body against the create-product schema; the problems, or none. */
+export type RowValidator = (input: unknown) => ErrorDetail[];
+
+/**
+ * Starts importing `csv` for the brand and returns the job at once. A file that is not CSV, a header with unknown,
+ * repeated or missing columns, no rows or too many are refused here (422) and nothing is imported; one import runs
+ * per brand at a time (409).
+ */
+export async function startImport(deps: AppDeps, brand: BrandContext, actor: Actor, csv: string, validateRow: RowValidator): Promise<ImportJobRow> {
+  const { header, rows } = parseUpload(csv);
+  const problems = headerProblems(header);
+  if (problems.length > 0) throw new ValidationError(problems, "The CSV header is not usable.");
+  if (rows.length === 0) throw new ValidationError([{ field: "body", problem: "has no product rows under the header" }]);
+  if (rows.length > IMPORT_MAX_ROWS) throw new ValidationError([{ field: "body", problem: `has ${rows.length} rows; at most ${IMPORT_MAX_ROWS} per upload` }]);
+  await failStaleJobs(deps.db, brand.id, STALE_SECONDS);
+  const job = await insertJob(deps.db, {
+    brandId: brand.id,
+    actorUserId: "userId" in actor ? actor.userId : null,
+    actor: "email" in actor ? actor.email : actor.system,
+    header,
+    total: rows.length,
+  });
+  if (!job) throw new ConflictError("An import is already running for this brand; wait for it to finish.");
+  void runImport(deps, brand, actor, job, rows, validateRow);
+  return job;
+}
+
+/** Registers the rows chunk by chunk; never throws (a failure ends the job as failed, with why). */
+async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: ImportJobRow, rows: string[][], validateRow: RowValidator): Promise<void> {
+  const { db } = deps;
+  try {
+    const defaults = await productDefaults(db, brand.id);
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      const { products, failures } = await checkChunk(deps, brand, job.header, rows.slice(start, start + CHUNK_ROWS), start, validateRow, defaults);
+      await db.transaction(async (trx) => {
+        let pending = products;
+        for (let attempt = 0; pending.length > 0; attempt += 1) {
+          if (attempt === MAX_UID_ATTEMPTS) throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
+          const { takenUids } = await insertProducts(trx, pending);
+          const taken = new Set(takenUids);
+          pending = pending.filter((p) => taken.has(p.uid)).map((p) => ({ ...p, uid: newUid(brand.uidPrefix) }));
+        }
+        await insertErrors(trx, job.id, failures);
+        await addProgress(trx, job.id, { processed: products.length + failures.length, imported: products.length, failed: failures.length });
+      });
+      // Let requests in between chunks: validating a chunk is CPU work on the API's event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await db.transaction(async (trx) => {
+      const done = await finishJob(trx, job.id, { status: "done" });
+      await recordAudit(trx, brand.id, actor, {
+        action: "product.imported",
+        target: `import ${job.id}`,
+        details: { import_id: String(job.id), total: done.total, imported: done.imported, failed: done.failed },
+      });
+    });
+  } catch (error) {
+    deps.logger.error({ err: error, importId: job.id }, "product import failed");
+    await db
+      .transaction(async (trx) => {
+        const failed = await finishJob(trx, job.id, { status: "failed", error: error instanceof Error ? error.message : String(error) });
+        await recordAudit(trx, brand.id, actor, {
+          action: "product.imported",
+          target: `import ${job.id}`,
+          details: { import_id: String(job.id), total: failed.total, imported: failed.imported, failed: failed.failed, error: "the import stopped early" },
+        });
+      })
+      .catch((finishError: unknown) => deps.logger.error({ err: finishError, importId: job.id }, "could not record the import's failure"));
+  }
+}
+
+/** Splits a chunk into product rows ready to insert and failed rows with their reasons. */
+async function checkChunk(
+  deps: AppDeps,
+  brand: BrandContext,
+  header: string[],
+  chunk: string[][],
+  offset: number,
+  validateRow: RowValidator,
+  defaults: Awaited<ReturnType<typeof productDefaults>>,
+): Promise<{ products: NewProduct[]; failures: Array<{ row: number; cells: string[]; error: string }> }> {
+  const checked = chunk.map((cells, i) => {
+    // Row 1 is the header: the first product is row 2, as a spreadsheet numbers it.
+    const row = offset + i + 2;
+    const { input, problems } = rowToInput(header, cells);
+    return { row, cells, input, problems: problems.length > 0 ? problems : validateRow(input) };
+  });
+  // Every factory the chunk names, looked up at once.
+  const factoryIds = [...new Set(checked.flatMap((c) => (c.problems.length === 0 && typeof c.input.factory_id === "number" ? [c.input.factory_id] : [])))];
+  const factories = await findFactories(deps.db, factoryIds);
+  const products: NewProduct[] = [];
+  // UIDs are random; one drawn twice in a chunk would make one insert of the statement a silent no-op.
+  const uids = new Set<string>();
+  const failures: Array<{ row: number; cells: string[]; error: string }> = [];
+  for (const item of checked) {
+    const input = item.input as CreateProductInput;
+    const problems = item.problems.length > 0 ? item.problems : productProblems(input, factories);
+    if (problems.length > 0) {
+      failures.push({ row: item.row, cells: item.cells.map((cell) => cell.replaceAll("\0", "")), error: describe(problems) });
+      continue;
+    }
+    const factoryCountry = input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country.trim();
+    let uid = newUid(brand.uidPrefix);
+    while (uids.has(uid)) uid = newUid(brand.uidPrefix);
+    uids.add(uid);
+    products.push({ ...productRowFor(brand.id, input, defaults, factoryCountry), uid });
+  }
+  return { products, failures };
+}
+
+function describe(problems: ErrorDetail[]): string {
+  return problems.map((p) => `${p.field}: ${p.problem}`).join("; ").slice(0, 1000);
+}
+
+/** The brand's import job; a job of another brand is NOT_FOUND. */
+export async function getImport(deps: AppDeps, brandId: number, id: number): Promise<ImportJobRow> {
+  await failStaleJobs(deps.db, brandId, STALE_SECONDS);
+  const job = await findJob(deps.db, brandId, id);
+  if (!job) throw new NotFoundError("Import");
+  return job;
+}
+
+/** The failed rows as uploaded, in the upload's columns, with an `error` column saying why each failed. */
+export async function importErrorsCsv(deps: AppDeps, brandId: number, id: number): Promise<string> {
+  const job = await getImport(deps, brandId, id);
+  const kept = job.header.map((_, i) => i).filter((i) => job.header[i]!.trim().toLowerCase() !== ERROR_COLUMN);
+  const rows = await listErrors(deps.db, job.id);
+  return stringify([[...kept.map((i) => job.header[i]!), ERROR_COLUMN], ...rows.map((r) => [...kept.map((i) => r.cells[i] ?? ""), r.error])]);
+}
+
+/** A CSV with every column and one example row. */
+export function importTemplateCsv(): string {
+  return stringify([[...IMPORT_COLUMNS], IMPORT_COLUMNS.map((column) => TEMPLATE_ROW[column])]);
+}

@@ -1,0 +1,126 @@
+// SQL of the dashboard's product list: a brand's products with their issuance and, from the indexer's passport view,
+// their chain status, searched, filtered and paged in Postgres.
+import type { Knex } from "../db/knex";
+
+export type ProductListFilter = {
+  q?: string;
+  category?: string;
+  status?: "unissued" | "pending" | "verified" | "lost" | "stolen";
+};
+
+export type ProductListRow = {
+  id: number;
+  uid: string;
+  sku: string;
+  name: string;
+  category: string;
+  created_at: Date;
+  issuance_status: "pending" | "minted" | "failed" | null;
+  issuance_tx_hash: string | null;
+  chain_status: number | null;
+  chain_tag_hash: string | null;
+  chain_minted_block: string | null;
+  chain_mint_tx_hash: string | null;
+  tag_in_app: boolean;
+};
+
+/**
+ * `chain`: the indexer's views schema and the highest block whose mints count as verified (the confirmation depth
+ * applied), or undefined while the views are not published (chain columns are then null).
+ */
+export type ChainView = { schema: string; verifiedUpTo: number } | undefined;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
+  const query = db("app.products as p").leftJoin("app.passports as x", "x.product_id", "p.id").where("p.brand_id", brandId);
+  if (chain) {
+    const view = `${quoteIdent(chain.schema)}.passport`;
+    query.joinRaw(`LEFT JOIN ${view} AS op ON op.token_id = x.token_id::numeric`);
+  }
+  if (filter.q) {
+    const pattern = `%${escapeLike(filter.q)}%`;
+    query.where((w) => w.whereILike("p.uid", pattern).orWhereILike("p.sku", pattern).orWhereILike("p.name", pattern));
+  }
+  if (filter.category) query.where("p.category", filter.category.trim().toLowerCase());
+  switch (filter.status) {
+    case "unissued":
+      query.where((w) => w.whereNull("x.status").orWhere("x.status", "failed"));
+      break;
+    case "pending":
+      // Issued or being issued, but not yet at the confirmation depth (or not yet indexed).
+      query.whereIn("x.status", ["pending", "minted"]);
+      if (chain) query.where((w) => w.whereNull("op.token_id").orWhere("op.minted_block", ">", chain.verifiedUpTo));
+      break;
+    case "verified":
+      if (!chain) query.whereRaw("false");
+      else query.where("op.minted_block", "<=", chain.verifiedUpTo);
+      break;
+    case "lost":
+    case "stolen":
+      if (!chain) query.whereRaw("false");
+      else query.where("op.status", filter.status === "lost" ? 1 : 2);
+      break;
+  }
+  return query;
+}
+
+export async function listBrandProducts(
+  db: Knex,
+  brandId: number,
+  filter: ProductListFilter,
+  page: { limit: number; offset: number },
+  chain: ChainView,
+): Promise<{ rows: ProductListRow[]; total: number }> {
+  const columns = [
+    "p.id",
+    "p.uid",
+    "p.sku",
+    "p.name",
+    "p.category",
+    "p.created_at",
+    "x.status as issuance_status",
+    "x.tx_hash as issuance_tx_hash",
+    db.raw(chain ? "op.status AS chain_status" : "NULL::int AS chain_status"),
+    db.raw(chain ? "op.tag_hash AS chain_tag_hash" : "NULL::text AS chain_tag_hash"),
+    db.raw(chain ? "op.minted_block::text AS chain_minted_block" : "NULL::text AS chain_minted_block"),
+    db.raw(chain ? "op.mint_tx_hash AS chain_mint_tx_hash" : "NULL::text AS chain_mint_tx_hash"),
+    db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
+  ];
+  const [rows, count] = await Promise.all([
+    filtered(db, brandId, filter, chain)
+      .orderBy([{ column: "p.created_at", order: "desc" }, { column: "p.id", order: "desc" }])
+      .limit(page.limit)
+      .offset(page.offset)
+      .select<ProductListRow[]>(columns),
+    filtered(db, brandId, filter, chain).count<Array<{ count: number }>>({ count: "*" }),
+  ]);
+  return { rows, total: Number(count[0]?.count ?? 0) };
+}
+
+/** How many products the brand has, and how many have a minted passport. */
+export async function countBrandProducts(db: Knex, brandId: number): Promise<{ total: number; certified: number }> {
+  const row = await db("app.products as p")
+    .leftJoin("app.passports as x", "x.product_id", "p.id")
+    .where("p.brand_id", brandId)
+    .first<{ total: number; certified: number }>(db.raw("count(*)::int AS total"), db.raw("count(*) FILTER (WHERE x.status = 'minted')::int AS certified"));
+  return { total: row?.total ?? 0, certified: row?.certified ?? 0 };
+}
+
+/** Certificates minted per UTC day since `since`, for the brand. */
+export async function certificatesPerDay(db: Knex, brandId: number, since: Date): Promise<Array<{ day: string; count: number }>> {
+  const result = await db.raw<{ rows: Array<{ day: string; count: number }> }>(
+    `SELECT to_char(x.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
+       FROM app.passports x JOIN app.products p ON p.id = x.product_id
+      WHERE p.brand_id = ? AND x.status = 'minted' AND x.minted_at >= ?
+      GROUP BY 1`,
+    [brandId, since],
+  );
+  return result.rows;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

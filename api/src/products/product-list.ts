@@ -1,0 +1,68 @@
+// The dashboard's product list: a brand's products, searched and filtered, each with the status its public passport
+// shows ("verified" under the same rule as the public record: minted and indexed at the confirmation depth).
+import type { AppDeps } from "../deps";
+import { indexerState } from "../onchain/indexer-state.repo";
+import { PASSPORT_STATUSES } from "../passports/stages";
+import { listBrandProducts, type ChainView, type ProductListFilter, type ProductListRow } from "./product-list.repo";
+
+export type { ProductListFilter };
+
+export type PassportStatus = "unissued" | "pending" | "confirming" | "verified";
+
+export type ProductSummary = {
+  uid: string;
+  sku: string;
+  name: string;
+  category: string;
+  passportStatus: PassportStatus;
+  /** The passport's lifecycle on chain (active, lost, stolen, recovered); null until the indexer has the mint. */
+  chainStatus: string | null;
+  tagAssigned: boolean;
+  createdAt: Date;
+  txHash: string | null;
+};
+
+const UNDEFINED_TABLE = "42P01";
+
+export async function listProducts(
+  deps: AppDeps,
+  brandId: number,
+  filter: ProductListFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: ProductSummary[]; total: number }> {
+  const chain = await chainView(deps);
+  let result;
+  try {
+    result = await listBrandProducts(deps.db, brandId, filter, page, chain);
+  } catch (error) {
+    // The views went away under us (a re-index): list what Postgres knows without the chain's columns.
+    if ((error as { code?: string }).code !== UNDEFINED_TABLE || !chain) throw error;
+    result = await listBrandProducts(deps.db, brandId, filter, page, undefined);
+  }
+  return { items: result.rows.map((row) => summaryOf(row, chain)), total: result.total };
+}
+
+async function chainView(deps: AppDeps): Promise<ChainView> {
+  const state = await indexerState(deps.db, deps.config.onchainSchema).catch(() => undefined);
+  if (!state) return undefined;
+  return { schema: deps.config.onchainSchema, verifiedUpTo: state.indexedBlock - Math.max(1, deps.config.confirmations) + 1 };
+}
+
+function summaryOf(row: ProductListRow, chain: ChainView): ProductSummary {
+  const mintedBlock = row.chain_minted_block === null ? undefined : Number(row.chain_minted_block);
+  let passportStatus: PassportStatus = "unissued";
+  if (mintedBlock !== undefined && chain && mintedBlock <= chain.verifiedUpTo) passportStatus = "verified";
+  else if (mintedBlock !== undefined) passportStatus = "confirming";
+  else if (row.issuance_status === "pending" || row.issuance_status === "minted") passportStatus = "pending";
+  return {
+    uid: row.uid,
+    sku: row.sku,
+    name: row.name,
+    category: row.category,
+    passportStatus,
+    chainStatus: row.chain_status === null ? null : (PASSPORT_STATUSES[row.chain_status] ?? "unknown"),
+    tagAssigned: row.chain_tag_hash !== null || row.tag_in_app,
+    createdAt: row.created_at,
+    txHash: row.chain_mint_tx_hash ?? row.issuance_tx_hash,
+  };
+}

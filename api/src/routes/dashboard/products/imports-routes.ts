@@ -1,0 +1,111 @@
+// The dashboard's CSV import: upload (answered at once, imported in the background), progress, the failed rows as a
+// CSV with their reasons, and a template.
+import getRawBody from "raw-body";
+import type { AppDeps } from "../../../deps";
+import { AppError } from "../../../errors";
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, getImport, importErrorsCsv, importTemplateCsv, startImport } from "../../../imports/service";
+import { errorResponse } from "../../../openapi/registry";
+import { actorOf } from "../../../team/service";
+import { compile, toDetails } from "../../../validation";
+import { defineRoute, type Route } from "../../define-route";
+import { DASHBOARD_TAG, envelopeSchema, ok } from "../base";
+import { presentImport } from "./presenter";
+import { createProductBody, importParams, importSchema } from "./schemas";
+
+const CSV = { contentType: "text/csv", schema: { type: "string" } };
+
+export function importRoutes(deps: AppDeps): Route[] {
+  // Each row is held to the create-product endpoint's own schema, compiled once.
+  const checkRow = compile(createProductBody);
+  const validateRow = (input: unknown) => (checkRow(input) ? [] : toDetails(checkRow.errors, "row"));
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/dashboard/imports/template.csv",
+      operationId: "dashboardImportTemplate",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "dashboard.read",
+      summary: "A CSV with every import column and one example row",
+      responses: { "200": { description: "the template", ...CSV, example: "sku,name,category,price,…\nTS-001,Organic Cotton Tee,t-shirt,890,…\n" } },
+      handler: (ctx) => {
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", 'attachment; filename="products-template.csv"');
+        ctx.body = importTemplateCsv();
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/dashboard/imports",
+      operationId: "dashboardStartImport",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "products.write",
+      summary: "Import products from a CSV file; answered at once, the rows are registered in the background",
+      description:
+        `A header row naming the columns (those of the template; sku, name, category and price required), then at most ` +
+        `${IMPORT_MAX_ROWS} rows, ${IMPORT_MAX_BYTES / 1024 / 1024} MB in all. fiber_composition is written ` +
+        '"cotton:95;elastane:5", certifications "GOTS:issuer:number:2027-01-01[:evidence-url];…". Each row is checked ' +
+        "as POST /api/v1/products checks a body; rows that fail are kept for the errors CSV and the others imported. A " +
+        "column named `error` is ignored, so a corrected errors CSV can be uploaded again. Nothing is minted.",
+      rawBody: ["text/csv"],
+      body: { type: "string", maxLength: IMPORT_MAX_BYTES, description: "the CSV file" },
+      responses: {
+        "202": { description: "the import, started", schema: envelopeSchema(importSchema) },
+        "409": errorResponse("an import is already running for this brand"),
+        "413": errorResponse("the file is larger than 10 MB (PAYLOAD_TOO_LARGE)"),
+        "415": errorResponse("the body is not text/csv"),
+        "422": errorResponse("not CSV, a header with unknown, repeated or missing columns, no rows or too many"),
+      },
+      handler: async (ctx) => {
+        if (!ctx.is("text/csv")) throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the file as Content-Type: text/csv.");
+        let text: string;
+        try {
+          text = await getRawBody(ctx.req, { length: ctx.get("Content-Length") || undefined, limit: IMPORT_MAX_BYTES, encoding: "utf8" });
+        } catch (error) {
+          if ((error as { status?: number }).status === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`);
+          throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
+        }
+        const job = await startImport(deps, ctx.state.brand, actorOf(ctx.state.user), text, validateRow);
+        ok(ctx, presentImport(deps.config, job), 202);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/dashboard/imports/:id",
+      operationId: "dashboardImport",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "dashboard.read",
+      summary: "An import's progress: rows processed, imported and failed",
+      params: importParams,
+      responses: {
+        "200": { description: "the import", schema: envelopeSchema(importSchema) },
+        "404": errorResponse("no such import in this brand"),
+        "422": errorResponse("malformed import id"),
+      },
+      handler: async (ctx) => ok(ctx, presentImport(deps.config, await getImport(deps, ctx.state.brand.id, Number(ctx.params.id)))),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/dashboard/imports/:id/errors.csv",
+      operationId: "dashboardImportErrors",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "dashboard.read",
+      summary: "The rows of an import that failed, as uploaded, with an `error` column saying why",
+      params: importParams,
+      responses: {
+        "200": { description: "the failed rows", ...CSV, example: "sku,name,category,price,error\nTS-9,,t-shirt,abc,name: is required; price: must be number\n" },
+        "404": errorResponse("no such import in this brand"),
+        "422": errorResponse("malformed import id"),
+      },
+      handler: async (ctx) => {
+        const csv = await importErrorsCsv(deps, ctx.state.brand.id, Number(ctx.params.id));
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", `attachment; filename="import-${ctx.params.id}-errors.csv"`);
+        ctx.body = csv;
+      },
+    }),
+  ];
+}

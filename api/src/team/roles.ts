@@ -1,0 +1,47 @@
+// What each role of a brand's team may do: the one table every dashboard route's `permission` is checked against.
+export const ROLES = ["owner", "admin", "editor", "cashier", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Each permission with the roles that hold it. Reading the dashboard's screens is open to every role except where a
+ * screen shows secrets' metadata or other people (keys, webhooks, team, audit): those are for owners and admins.
+ */
+export const PERMISSIONS = {
+  /** Overview, products, passports, scans, branding and plan usage: read only. */
+  "dashboard.read": ["owner", "admin", "editor", "cashier", "viewer"],
+  /** Create, edit, import products; mark them lost, stolen or recovered. */
+  "products.write": ["owner", "admin", "editor"],
+  /** Mint a product's passport on chain (uses the certificate quota). */
+  "certificates.issue": ["owner", "admin", "editor"],
+  /** Link an NFC tag to a product (on chain). */
+  "tags.assign": ["owner", "admin", "editor"],
+  /** Logo, colours, tagline, about, social links. */
+  "branding.write": ["owner", "admin"],
+  /** Dashboard webhook URL and v1 subscriptions: create, test, redeliver, rotate secrets. */
+  "webhooks.manage": ["owner", "admin"],
+  /** API keys: create, rotate, revoke. */
+  "keys.manage": ["owner", "admin"],
+  /** Invite people, change roles, remove people; read the audit log. */
+  "team.manage": ["owner", "admin"],
+  /** Confirm a Cash QR payment at the till (the payments issue builds on it). */
+  "orders.confirm": ["owner", "admin", "cashier"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * Whether `actor` may give `target` role (or take it away): only an owner makes or unmakes owners; an admin manages
+ * admins and the roles below.
+ */
+export function mayManageRole(actor: Role, target: Role): boolean {
+  if (actor === "owner") return true;
+  return actor === "admin" && target !== "owner";
+}

@@ -1,0 +1,160 @@
+// The app's routes under /dashboard: the signed-out screens, then everything else inside the signed-in shell, which
+// first asks the API who is signed in (a 401 sends the browser to sign in and back).
+import { useEffect, useState, type ReactNode } from "react";
+import { Route, Router, Switch } from "wouter";
+import { api, dataOf, type ApiError } from "./api/client";
+import { Shell } from "./Shell";
+import { APP_BASE } from "./paths";
+import { AccountScreen } from "./screens/account/AccountScreen";
+import { AcceptInviteScreen } from "./screens/accept-invite/AcceptInviteScreen";
+import { ApiKeysScreen } from "./screens/api-keys/ApiKeysScreen";
+import { AuditScreen } from "./screens/audit/AuditScreen";
+import { BrandingScreen } from "./screens/branding/BrandingScreen";
+import { ForgotPasswordScreen } from "./screens/forgot-password/ForgotPasswordScreen";
+import { ImportScreen } from "./screens/imports/ImportScreen";
+import { NotFoundScreen } from "./screens/not-found/NotFoundScreen";
+import { OverviewScreen } from "./screens/overview/OverviewScreen";
+import { ProductScreen } from "./screens/product/ProductScreen";
+import { ProductsScreen } from "./screens/products/ProductsScreen";
+import { ResetPasswordScreen } from "./screens/reset-password/ResetPasswordScreen";
+import { ScansScreen } from "./screens/scans/ScansScreen";
+import { SignInScreen } from "./screens/sign-in/SignInScreen";
+import { TeamScreen } from "./screens/team/TeamScreen";
+import { UsageScreen } from "./screens/usage/UsageScreen";
+import { WebhooksScreen } from "./screens/webhooks/WebhooksScreen";
+import { setSession, useSession } from "./session";
+import { ErrorNotice, Loading } from "./ui/notices";
+import { Requires } from "./Requires";
+
+export function App() {
+  return (
+    <Router base={APP_BASE}>
+      <Switch>
+        <Route path="/sign-in">
+          <SignedOutFrame>
+            <SignInScreen />
+          </SignedOutFrame>
+        </Route>
+        <Route path="/forgot-password">
+          <SignedOutFrame>
+            <ForgotPasswordScreen />
+          </SignedOutFrame>
+        </Route>
+        <Route path="/reset-password">
+          <SignedOutFrame>
+            <ResetPasswordScreen />
+          </SignedOutFrame>
+        </Route>
+        <Route path="/accept-invite">
+          <SignedOutFrame>
+            <AcceptInviteScreen />
+          </SignedOutFrame>
+        </Route>
+        <Route>
+          <SignedIn />
+        </Route>
+      </Switch>
+    </Router>
+  );
+}
+
+/** The screens a signed-out visitor sees: a header with the product name, and the form. */
+function SignedOutFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className="signed-out">
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <header className="signed-out-header">
+        <span className="product-name">Passport Registry</span>
+      </header>
+      <main id="main" className="signed-out-main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+function SignedIn() {
+  const session = useSession();
+  const [failure, setFailure] = useState<ApiError>();
+  useEffect(() => {
+    // A 401 is handled by the client (to sign-in and back, keeping this address).
+    if (!session) dataOf(api.GET("/api/dashboard/session")).then(setSession, (error: ApiError) => error.status !== 401 && setFailure(error));
+  }, [session]);
+
+  if (!session)
+    return (
+      <main id="main" className="boot">
+        {failure ? <ErrorNotice error={failure} title="The dashboard could not start." /> : <Loading what="your dashboard" />}
+      </main>
+    );
+
+  return (
+    <Shell session={session}>
+      <Switch>
+        <Route path="/">
+          <OverviewScreen />
+        </Route>
+        <Route path="/products">
+          <ProductsScreen />
+        </Route>
+        <Route path="/products/:uid">{(params) => <ProductScreen uid={params.uid} />}</Route>
+        <Route path="/imports">
+          <Requires permission="products.write" what="importing products">
+            <ImportScreen />
+          </Requires>
+        </Route>
+        <Route path="/imports/:id">
+          {(params) => (
+            <Requires permission="products.write" what="importing products">
+              <ImportScreen importId={params.id} />
+            </Requires>
+          )}
+        </Route>
+        <Route path="/scans">
+          <ScansScreen />
+        </Route>
+        <Route path="/branding">
+          <BrandingScreen />
+        </Route>
+        <Route path="/webhooks">
+          <Requires permission="webhooks.manage" what="managing webhooks">
+            <WebhooksScreen />
+          </Requires>
+        </Route>
+        <Route path="/webhooks/:id">
+          {(params) => (
+            <Requires permission="webhooks.manage" what="managing webhooks">
+              <WebhooksScreen endpointId={params.id} />
+            </Requires>
+          )}
+        </Route>
+        <Route path="/api-keys">
+          <Requires permission="keys.manage" what="managing API keys">
+            <ApiKeysScreen />
+          </Requires>
+        </Route>
+        <Route path="/team">
+          <Requires permission="team.manage" what="managing the team">
+            <TeamScreen />
+          </Requires>
+        </Route>
+        <Route path="/audit">
+          <Requires permission="team.manage" what="reading the audit log">
+            <AuditScreen />
+          </Requires>
+        </Route>
+        <Route path="/usage">
+          <UsageScreen />
+        </Route>
+        <Route path="/account">
+          <AccountScreen />
+        </Route>
+        <Route>
+          <NotFoundScreen />
+        </Route>
+      </Switch>
+    </Shell>
+  );
+}

@@ -1,0 +1,159 @@
+// CSV import of products: the template, the upload (its progress from XMLHttpRequest), then the processing progress
+// polled from GET /api/dashboard/imports/:id, the summary, and the failed rows as a CSV to fix and upload again.
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { api, dataOf, uploadWithProgress } from "../../api/client";
+import type { Import } from "../../api/types";
+import { Field } from "../../ui/fields";
+import { formatDateTime, formatNumber } from "../../ui/format";
+import { focusFirstInvalid, useAction, useResource } from "../../ui/hooks";
+import { ActionStatus, ErrorNotice, Loading } from "../../ui/notices";
+import { Page, Section } from "../../ui/Page";
+
+/** The API's bound on an import file. */
+const MAX_BYTES = 10 * 1024 * 1024;
+const POLL_MS = 1000;
+
+export function ImportScreen({ importId }: { importId?: string }) {
+  return (
+    <Page title={importId ? "Product import" : "Import products from CSV"} subtitle={<Link href="/products">Back to products</Link>}>
+      {importId ? <ImportProgress id={importId} /> : <UploadForm />}
+    </Page>
+  );
+}
+
+function UploadForm() {
+  const [, navigate] = useLocation();
+  const [file, setFile] = useState<File | null>(null);
+  const [sent, setSent] = useState<{ loaded: number; total: number }>();
+  const [fileProblem, setFileProblem] = useState<string>();
+  const upload = useAction();
+  const percent = sent && sent.total ? Math.round((sent.loaded / sent.total) * 100) : 0;
+
+  return (
+    <>
+      <Section title="1. Start from the template" id="template">
+        <p>
+          One product a row, with a header row of field names. Fibre composition is written <code>cotton:95;elastane:5</code>; certifications{" "}
+          <code>GOTS:issuer:number:2027-01-01</code>, several separated by <code>;</code>. At most 20,000 rows and 10 MB.
+        </p>
+        <a className="button secondary" href="/api/dashboard/imports/template.csv" download="products-template.csv">
+          Download the CSV template
+        </a>
+      </Section>
+      <Section title="2. Upload your file" id="upload">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!file) {
+              setFileProblem("Choose a CSV file first.");
+              focusFirstInvalid(event.currentTarget);
+              return;
+            }
+            if (file.size > MAX_BYTES) {
+              setFileProblem(`The file has ${formatNumber(Math.round(file.size / 1024))} KB; the limit is 10 MB.`);
+              focusFirstInvalid(event.currentTarget);
+              return;
+            }
+            setFileProblem(undefined);
+            setSent({ loaded: 0, total: file.size });
+            void upload.run(async () => {
+              const started = await uploadWithProgress<Import>("/api/dashboard/imports", file, "text/csv", (loaded, total) => setSent({ loaded, total }));
+              navigate(`/imports/${started.id}`);
+            });
+          }}
+        >
+          <Field label="CSV file" hint="Comma-separated, UTF-8, first row the field names" error={fileProblem}>
+            {(a11y) => <input type="file" accept=".csv,text/csv" {...a11y} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+          </Field>
+          {sent && (
+            <div className="progress-field">
+              <label htmlFor="upload-progress">
+                Upload: {percent}% of {formatNumber(Math.max(1, Math.round(sent.total / 1024)))} KB
+              </label>
+              <progress id="upload-progress" max={100} value={percent}>
+                {percent}%
+              </progress>
+            </div>
+          )}
+          <ActionStatus action={upload} busyText="Uploading…" />
+          <button type="submit" aria-disabled={upload.busy || undefined}>
+            Upload and import
+          </button>
+        </form>
+      </Section>
+    </>
+  );
+}
+
+function ImportProgress({ id }: { id: string }) {
+  const job = useResource(() => dataOf(api.GET("/api/dashboard/imports/{id}", { params: { path: { id } } })), [id]);
+  const data = job.data;
+  const running = data?.status === "running";
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setTimeout(job.reload, POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [running, data, job.reload]);
+
+  if (!data) return job.error ? <ErrorNotice error={job.error} title="The import could not be loaded." /> : <Loading what="the import" />;
+
+  const percent = data.total ? Math.round((data.processed / data.total) * 100) : running ? 0 : 100;
+  return (
+    <Section title={running ? "Importing…" : data.status === "done" ? "Import finished" : "Import failed"} id="import-state">
+      <div className="progress-field">
+        <label htmlFor="import-progress">
+          Processed {formatNumber(data.processed)} of {formatNumber(data.total)} rows ({percent}%)
+        </label>
+        <progress id="import-progress" max={100} value={percent}>
+          {percent}%
+        </progress>
+      </div>
+      <div role="status" className="live">
+        {!running && (
+          <p className={data.failed ? "notice" : "notice success"}>
+            {data.status === "failed" ? "The import stopped. " : "The import is finished. "}
+            {formatNumber(data.imported)} {data.imported === 1 ? "product was" : "products were"} imported
+            {data.failed ? `, ${formatNumber(data.failed)} ${data.failed === 1 ? "row" : "rows"} failed.` : "."}
+          </p>
+        )}
+      </div>
+      <dl className="stats">
+        <div>
+          <dt>Rows</dt>
+          <dd>{formatNumber(data.total)}</dd>
+        </div>
+        <div>
+          <dt>Imported</dt>
+          <dd>{formatNumber(data.imported)}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd>{formatNumber(data.failed)}</dd>
+        </div>
+      </dl>
+      <p className="muted">
+        Started {formatDateTime(data.created_at)}
+        {data.finished_at ? `, finished ${formatDateTime(data.finished_at)}` : ""}.
+      </p>
+      <div className="actions">
+        {data.errors_url && data.failed > 0 && (
+          <a className="button secondary" href={data.errors_url} download={`import-${data.id}-errors.csv`}>
+            Download the failed rows (CSV)
+          </a>
+        )}
+        {!running && (
+          <>
+            <Link href="/products" className="button">
+              See the products
+            </Link>
+            <Link href="/imports" className="button secondary">
+              Import another file
+            </Link>
+          </>
+        )}
+      </div>
+    </Section>
+  );
+}

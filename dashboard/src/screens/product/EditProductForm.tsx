@@ -1,0 +1,80 @@
+// Edit a product. Once its passport is minted, saving anchors the new data hash on chain (a new version), so the
+// button says so.
+import { useState } from "react";
+import { api, dataOf } from "../../api/client";
+import type { ProductDetail, ProductPatch } from "../../api/types";
+import { TextAreaField, TextField } from "../../ui/fields";
+import { focusFirstInvalid, useAction } from "../../ui/hooks";
+import { ActionStatus } from "../../ui/notices";
+import { Section } from "../../ui/Page";
+import { fibresOf, formatFibres, parseFibres } from "../products/fibres";
+
+function formOf(product: ProductDetail) {
+  return {
+    name: product.name,
+    description: product.description ?? "",
+    fabric_type: product.fabric_type ?? "",
+    care_instructions: product.care_instructions ?? "",
+    fibres: formatFibres(fibresOf(product.fiber_composition)),
+  };
+}
+
+export function EditProductForm({ product, onSaved }: { product: ProductDetail; onSaved: (product: ProductDetail) => void }) {
+  const [form, setForm] = useState(() => formOf(product));
+  const [fibreProblem, setFibreProblem] = useState<string>();
+  const save = useAction();
+  const minted = product.passport_status !== "unissued";
+  const original = formOf(product);
+  const set = (key: keyof ReturnType<typeof formOf>) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
+  const problem = (field: string) => save.error?.problemWith(field);
+
+  return (
+    <Section title="Edit product" id="edit-product">
+      {minted && <p className="muted">Saving anchors the new content on chain: a new version with its own transaction.</p>}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          const { fibres, problem: parseProblem } = parseFibres(form.fibres);
+          setFibreProblem(parseProblem);
+          if (parseProblem) return focusFirstInvalid(event.currentTarget);
+          // Only what changed is sent, so an untouched field keeps its exact stored value.
+          const patch: ProductPatch = {};
+          if (form.name.trim() !== original.name) patch.name = form.name.trim();
+          if (form.description.trim() !== original.description) patch.description = form.description.trim();
+          if (form.fabric_type.trim() !== original.fabric_type) patch.fabric_type = form.fabric_type.trim();
+          if (form.care_instructions.trim() !== original.care_instructions) patch.care_instructions = form.care_instructions.trim();
+          if (formatFibres(fibres) !== original.fibres) patch.fiber_composition = fibres;
+          if (Object.keys(patch).length === 0) {
+            void save.run(async () => "Nothing changed.");
+            return;
+          }
+          void save.run(async () => {
+            const saved = await dataOf(api.PATCH("/api/dashboard/products/{uid}", { params: { path: { uid: product.uid } }, body: patch }));
+            onSaved(saved);
+            setForm(formOf(saved));
+            return minted ? "Saved. The new data hash is being anchored on chain." : "Saved.";
+          });
+        }}
+      >
+        <div className="form-grid">
+          <TextField label="Name" required maxLength={200} value={form.name} onChange={set("name")} error={problem("name")} />
+          <TextField label="Fabric type" maxLength={60} value={form.fabric_type} onChange={set("fabric_type")} error={problem("fabric_type")} />
+          <TextField
+            label="Fibre composition"
+            maxLength={300}
+            hint="fibre:percent separated by ;, e.g. cotton:95;elastane:5"
+            value={form.fibres}
+            onChange={set("fibres")}
+            error={fibreProblem ?? problem("fiber_composition")}
+          />
+        </div>
+        <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
+        <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <ActionStatus action={save} busyText={minted ? "Saving and anchoring…" : "Saving…"} />
+        <button type="submit" aria-disabled={save.busy || undefined}>
+          {minted ? "Save and re-anchor" : "Save changes"}
+        </button>
+      </form>
+    </Section>
+  );
+}

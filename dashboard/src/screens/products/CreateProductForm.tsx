@@ -1,0 +1,83 @@
+// A new product: the fields of the v1 create-product call, in a form. The passport is issued separately (the
+// product's screen has the Issue certificate button), so creating uses no certificate quota.
+import { useState } from "react";
+import { api, dataOf } from "../../api/client";
+import type { CreateProductBody } from "../../api/types";
+import { TextAreaField, TextField } from "../../ui/fields";
+import { focusFirstInvalid, useAction } from "../../ui/hooks";
+import { ActionStatus } from "../../ui/notices";
+import { Section } from "../../ui/Page";
+import { parseFibres } from "./fibres";
+
+const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "" };
+
+export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const [fibreProblem, setFibreProblem] = useState<string>();
+  const create = useAction();
+  const set = (key: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
+  const problem = (field: string) => create.error?.problemWith(field);
+
+  const submit = (formElement: HTMLFormElement) => {
+    const { fibres, problem: parseProblem } = parseFibres(form.fibres);
+    setFibreProblem(parseProblem);
+    if (parseProblem) return focusFirstInvalid(formElement);
+    const body: CreateProductBody = {
+      sku: form.sku.trim(),
+      name: form.name.trim(),
+      category: form.category.trim(),
+      price: Number(form.price),
+      ...(form.currency.trim() ? { currency: form.currency.trim().toUpperCase() } : {}),
+      ...(form.fabric_type.trim() ? { fabric_type: form.fabric_type.trim() } : {}),
+      ...(form.description.trim() ? { description: form.description.trim() } : {}),
+      ...(form.care_instructions.trim() ? { care_instructions: form.care_instructions.trim() } : {}),
+      ...(form.country.trim() ? { country_of_manufacture: form.country.trim().toUpperCase() } : {}),
+      ...(form.factory_id.trim() ? { factory_id: Number(form.factory_id) } : {}),
+      ...(fibres.length ? { fiber_composition: fibres as CreateProductBody["fiber_composition"] } : {}),
+    };
+    void create.run(async () => {
+      const product = await dataOf(api.POST("/api/dashboard/products", { body }));
+      setForm(EMPTY);
+      onCreated(product.uid);
+      return `Product ${product.uid} created.`;
+    });
+  };
+
+  return (
+    <Section title="New product" id="new-product">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(event.currentTarget);
+        }}
+      >
+        <div className="form-grid">
+          <TextField label="SKU" required maxLength={64} hint="Letters, digits, . _ / -" value={form.sku} onChange={set("sku")} error={problem("sku")} />
+          <TextField label="Name" required maxLength={200} value={form.name} onChange={set("name")} error={problem("name")} />
+          <TextField label="Category" required maxLength={40} hint="e.g. shirt, jeans, saree" value={form.category} onChange={set("category")} error={problem("category")} />
+          <TextField label="Fabric type" maxLength={60} hint="e.g. organic cotton" value={form.fabric_type} onChange={set("fabric_type")} error={problem("fabric_type")} />
+          <TextField label="Price" required type="number" min={0} step="0.01" inputMode="decimal" value={form.price} onChange={set("price")} error={problem("price")} />
+          <TextField label="Currency" maxLength={3} hint="ISO code; BDT when empty" value={form.currency} onChange={set("currency")} error={problem("currency")} />
+          <TextField
+            label="Fibre composition"
+            maxLength={300}
+            hint="fibre:percent separated by ;, e.g. cotton:95;elastane:5"
+            value={form.fibres}
+            onChange={set("fibres")}
+            error={fibreProblem ?? problem("fiber_composition")}
+          />
+          <TextField label="Country of manufacture" maxLength={2} hint="Two letters, e.g. BD" value={form.country} onChange={set("country")} error={problem("country_of_manufacture")} />
+          <TextField label="Factory ID" type="number" min={1} hint="From the factory registry, if you know it" value={form.factory_id} onChange={set("factory_id")} error={problem("factory_id")} />
+        </div>
+        <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
+        <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <ActionStatus action={create} busyText="Creating the product…" />
+        <div className="actions">
+          <button type="submit" aria-disabled={create.busy || undefined}>
+            Create product
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}

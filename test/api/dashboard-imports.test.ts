@@ -1,0 +1,260 @@
+// The dashboard's CSV product import on a real Postgres and the real API: 5,000 rows with bad ones among them, the
+// errors CSV holding exactly the bad rows with their reasons, the same verdicts as POST /api/v1/products, progress,
+// limits, roles, CSRF, and one brand never seeing another's imports. No chain: an import mints nothing.
+import { expect } from "chai";
+import { parse } from "csv-parse/sync";
+import { createBrand } from "../../api/src/brands/service";
+import { upsertFactoryProfile } from "../../api/src/factories/factories.repo";
+import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
+import { freePort, waitFor } from "../../scripts/lib/processes";
+import { productCsv } from "../../scripts/lib/product-csv";
+import { OpenApiContract } from "../support/contract";
+import { dashboardClient, type DashboardClient } from "../support/dashboard";
+import { createTestDatabase } from "../support/hooks";
+import { json } from "../support/http";
+
+const HEADER = "sku,name,category,price,currency,fabric_type,description,factory_id,fiber_composition,certifications,care_instructions,country_of_manufacture";
+
+/** Bad rows, each with a fragment of the reason the errors CSV must give. Every one is refused by v1 too. */
+const BAD_ROWS: Array<{ cells: string; reason: string }> = [
+  { cells: "BAD-1,,t-shirt,10,,,,,,,,", reason: "name: is required" },
+  { cells: "BAD-2,No price,t-shirt,,,,,,,,,", reason: "price: is required" },
+  { cells: "BAD-3,Text price,t-shirt,ten,,,,,,,,", reason: "price: must be number" },
+  { cells: "BAD-4,Negative,t-shirt,-5,,,,,,,,", reason: "price: must be >= 0" },
+  { cells: "BAD-5,Cents,t-shirt,9.999,,,,,,,,", reason: "price: must have at most 2 decimals" },
+  { cells: "BAD-6,Currency,t-shirt,10,XYZ,,,,,,,", reason: "currency: is not an ISO 4217 currency code" },
+  { cells: "BAD-7,Fibres,t-shirt,10,,,,,cotton:60;polyester:30,,,", reason: "fiber_composition: percentages must sum to 100 (got 90)" },
+  { cells: "BAD-8,Fibre name,t-shirt,10,,,,,cottonish:100,,,", reason: "fiber_composition.0.fiber: must be equal to one of the allowed values" },
+  { cells: "BAD-9,Fibre format,t-shirt,10,,,,,cotton 100,,,", reason: 'fiber_composition: must be "fibre:percent" pairs' },
+  { cells: "BAD-10,Factory,t-shirt,10,,,,999999,,,,", reason: "factory_id: is not a registry factory" },
+  { cells: "BAD-11,Country,t-shirt,10,,,,,,,,Bangladesh", reason: "country_of_manufacture: must match pattern" },
+  { cells: "BAD-12,Certificate,t-shirt,10,,,,,,GOTS:CU:123,,", reason: "certifications: must be" },
+  { cells: "BAD-13,Certificate code,t-shirt,10,,,,,,NOPE:CU:123:2027-01-01,,", reason: "certifications.0.code: must be equal to one of the allowed values" },
+  { cells: "bad sku!,Sku,t-shirt,10,,,,,,,,", reason: "sku: must match pattern" },
+  { cells: "BAD-15,Short row,t-shirt", reason: "row: has 3 cells; the header has 12" },
+];
+
+
+/**
+ * Every answer the dashboard gives in this file is checked against the served OpenAPI document (status, content type,
+ * JSON body against its schema); the last test reports what departed from it.
+ */
+function contractChecked(contract: () => OpenApiContract, departures: Promise<string[]>[]) {
+  return (client: DashboardClient): DashboardClient => ({
+    ...client,
+    call: async (path, init) => {
+      const res = await client.call(path, init);
+      departures.push(contract().check(init?.method ?? "GET", path, res.clone()));
+      return res;
+    },
+  });
+}
+describe("dashboard: CSV product import", () => {
+  let api: InProcessApi;
+  let brand: { id: number; slug: string; key: string };
+  let other: { id: number };
+  let editor: DashboardClient;
+  let viewer: DashboardClient;
+  let otherEditor: DashboardClient;
+  let contract: OpenApiContract;
+  const departures: Promise<string[]>[] = [];
+  const checked = contractChecked(() => contract, departures);
+
+  before(async function () {
+    this.timeout(120_000);
+    api = await startInProcessApi({ DATABASE_URL: await createTestDatabase("dashboard_imports"), RPC_URL: `http://127.0.0.1:${await freePort()}` });
+    const a = await createBrand(api.db, { slug: "import-a", name: "Import A", uidPrefix: "IMA", plan: "growth" });
+    const b = await createBrand(api.db, { slug: "import-b", name: "Import B", uidPrefix: "IMB" });
+    brand = { id: a.brand.id, slug: a.brand.slug, key: a.key.key };
+    other = { id: b.brand.id };
+    await upsertFactoryProfile(api.db, {
+      factory_id: 4242, name: "Dhaka Knit", city: "Dhaka", country: "BD", capacity_units_per_month: 1000, min_order_units: 10, lead_time_days: 30, metadata_hash: `0x${"11".repeat(32)}`,
+    });
+    contract = await OpenApiContract.load(api.url);
+    editor = checked(await dashboardClient(api.url, api.db, brand.id, "editor"));
+    viewer = checked(await dashboardClient(api.url, api.db, brand.id, "viewer"));
+    otherEditor = checked(await dashboardClient(api.url, api.db, other.id, "owner"));
+  });
+  after(() => api?.close());
+
+  const upload = (client: DashboardClient, csv: string, headers: Record<string, string> = {}) =>
+    client.call("/api/dashboard/imports", { method: "POST", headers: { "Content-Type": "text/csv", ...headers }, body: csv });
+
+  async function finished(client: DashboardClient, id: string) {
+    return waitFor(
+      `import ${id} to finish`,
+      async () => {
+        const job = (await json(await client.call(`/api/dashboard/imports/${id}`))).data;
+        return job.status === "running" ? undefined : job;
+      },
+      60_000,
+      20,
+    );
+  }
+
+  it("imports 5,000 rows: the bad ones come back in the errors CSV with their reasons, the rest are in the list", async function () {
+    this.timeout(120_000);
+    // 4,985 good rows from the benchmark's generator, with the bad rows spread through them.
+    const good = productCsv(5000 - BAD_ROWS.length, "GOOD").trim().split("\n").slice(1);
+    const goodWithFactory = good.map((line, i) => {
+      // The generator's columns, re-ordered into HEADER; every 500th row names the registry factory.
+      const [sku, name, category, price, currency, fabric, description, fibres, certs, care, country] = parse(line)[0] as string[];
+      const quoted = (s: string) => `"${s!.replaceAll('"', '""')}"`;
+      return [sku, quoted(name!), category, price, currency, fabric, quoted(description!), i % 500 === 0 ? "4242" : "", fibres, quoted(certs!), quoted(care!), country].join(",");
+    });
+    const lines = [...goodWithFactory];
+    BAD_ROWS.forEach((bad, i) => lines.splice(1 + i * 331, 0, bad.cells));
+    const res = await upload(editor, `${HEADER}\n${lines.join("\n")}\n`);
+    expect(res.status, await res.clone().text()).to.equal(202);
+    const started = (await json(res)).data;
+    expect(started).to.include({ status: "running", total: 5000 });
+    expect(started.id).to.match(/^[0-9]+$/);
+
+    const job = await finished(editor, started.id);
+    expect(job).to.include({ status: "done", total: 5000, processed: 5000, imported: 5000 - BAD_ROWS.length, failed: BAD_ROWS.length });
+    expect(job.errors_url).to.equal(`${api.url}/api/dashboard/imports/${started.id}/errors.csv`);
+    expect(job.finished_at).to.be.a("string");
+
+    // The errors CSV: the header as uploaded plus `error`, then exactly the bad rows, as uploaded, in upload order.
+    const errors = await editor.call(`/api/dashboard/imports/${started.id}/errors.csv`);
+    expect(errors.status).to.equal(200);
+    expect(errors.headers.get("content-type")).to.match(/^text\/csv/);
+    const table = parse(await errors.text(), { relax_column_count: true }) as string[][];
+    expect(table[0]).to.deep.equal([...HEADER.split(","), "error"]);
+    const rows = table.slice(1);
+    expect(rows).to.have.length(BAD_ROWS.length);
+    BAD_ROWS.forEach((bad, i) => {
+      const uploaded = bad.cells.split(",");
+      expect(rows[i]!.slice(0, uploaded.length), bad.cells).to.deep.equal(uploaded);
+      expect(rows[i]![12], bad.cells).to.include(bad.reason);
+    });
+
+    // The good rows are products of the brand, with the cells' formats read as the v1 body would be.
+    const list = await json(await editor.call("/api/dashboard/products?q=GOOD-&per_page=100"));
+    expect(list.meta.total).to.equal(5000 - BAD_ROWS.length);
+    const listed = await json(await editor.call("/api/dashboard/products?q=GOOD-1234&per_page=1"));
+    expect(listed.data).to.have.length(1);
+    expect(listed.data[0]).to.include({ sku: "GOOD-1234", name: "Bench Tee 1234, organic", category: "t-shirt", passport_status: "unissued", tag_assigned: false });
+    const detail = (await json(await editor.call(`/api/dashboard/products/${listed.data[0].uid}`))).data;
+    expect(detail.fiber_composition).to.deep.equal([{ fiber: "cotton", percent: 95 }, { fiber: "elastane", percent: 5 }]);
+    expect(detail.certifications).to.deep.equal([{ code: "GOTS", issuer: "Control Union", number: "CU-1234", valid_until: "2027-01-01" }]);
+    expect(detail).to.include({ price: 998.5, currency: "BDT", description: "Crew neck, 180 gsm", care_instructions: "Machine wash at 30 °C" });
+    expect(detail.passport.content.country_of_manufacture).to.equal("BD");
+    // The factory's country fills in for a row that names the factory and no country: not here (BD given), so read
+    // the row with the factory to see it linked.
+    const withFactory = (await json(await editor.call("/api/dashboard/products?q=GOOD-500&per_page=5"))).data.find((p: { sku: string }) => p.sku === "GOOD-500");
+    const factoryDetail = (await json(await editor.call(`/api/dashboard/products/${withFactory.uid}`))).data;
+    expect(factoryDetail.factory).to.deep.equal({ id: 4242, name: "Dhaka Knit", city: "Dhaka", country: "BD" });
+
+    // One audit entry for the import.
+    const audit = await api.db("app.audit_log").where({ brand_id: brand.id, action: "product.imported" });
+    expect(audit).to.have.length(1);
+    expect(audit[0].details).to.include({ import_id: started.id, total: 5000, imported: 5000 - BAD_ROWS.length, failed: BAD_ROWS.length });
+    expect(audit[0].actor).to.equal(editor.email);
+  });
+
+  it("refuses each bad row for the reason POST /api/v1/products gives for the same body", async function () {
+    this.timeout(60_000);
+    // The v1 bodies of the bad rows that are well-formed CSV products (the short row has no v1 equivalent).
+    const bodies: Array<{ body: Record<string, unknown>; reason: string }> = [
+      { body: { sku: "V1-1", category: "t-shirt", price: 10 }, reason: "name" },
+      { body: { sku: "V1-3", name: "x", category: "t-shirt", price: "ten" }, reason: "price" },
+      { body: { sku: "V1-5", name: "x", category: "t-shirt", price: 9.999 }, reason: "price" },
+      { body: { sku: "V1-6", name: "x", category: "t-shirt", price: 10, currency: "XYZ" }, reason: "currency" },
+      { body: { sku: "V1-7", name: "x", category: "t-shirt", price: 10, fiber_composition: [{ fiber: "cotton", percent: 60 }, { fiber: "polyester", percent: 30 }] }, reason: "fiber_composition" },
+      { body: { sku: "V1-10", name: "x", category: "t-shirt", price: 10, factory_id: 999999 }, reason: "factory_id" },
+    ];
+    const csvFor = (body: Record<string, unknown>) => {
+      const fibres = (body.fiber_composition as Array<{ fiber: string; percent: number }> | undefined)?.map((s) => `${s.fiber}:${s.percent}`).join(";") ?? "";
+      return [body.sku, body.name ?? "", body.category, body.price, body.currency ?? "", "", "", body.factory_id ?? "", fibres, "", "", ""].join(",");
+    };
+    const res = await upload(editor, `${HEADER}\n${bodies.map((b) => csvFor(b.body)).join("\n")}\n`);
+    const job = await finished(editor, (await json(res)).data.id);
+    expect(job).to.include({ imported: 0, failed: bodies.length });
+    const rows = (parse(await (await editor.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text()) as string[][]).slice(1);
+    for (const [i, { body, reason }] of bodies.entries()) {
+      const v1 = await fetch(`${api.url}/api/v1/products`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${brand.key}`, "X-Service-Brand": brand.slug, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(v1.status).to.equal(422);
+      const details = (await json(v1)).error.details as Array<{ field: string; problem: string }>;
+      const expected = details.map((d) => `${d.field}: ${d.problem}`).join("; ");
+      expect(expected).to.include(reason);
+      expect(rows[i]![12], JSON.stringify(body)).to.equal(expected);
+    }
+  });
+
+  it("takes a corrected errors CSV back as it is (its error column is ignored)", async () => {
+    const res = await upload(editor, `${HEADER},error\nFIXED-1,Fixed tee,t-shirt,10,,,,,,,,,"name: is required"\n`);
+    expect(res.status).to.equal(202);
+    const job = await finished(editor, (await json(res)).data.id);
+    expect(job).to.include({ status: "done", imported: 1, failed: 0, errors_url: null });
+  });
+
+  it("refuses an unusable upload whole, naming the problem: header, format, size, type, row count", async function () {
+    this.timeout(60_000);
+    const problems = async (res: Response) => {
+      const body = await json(res);
+      return { status: res.status, code: body.error.code, fields: (body.error.details ?? []).map((d: { field: string }) => d.field) };
+    };
+    expect(await problems(await upload(editor, "sku,name,category,colour\nA,B,t-shirt,red\n"))).to.deep.equal({ status: 422, code: "VALIDATION_ERROR", fields: ["colour", "price"] });
+    expect(await problems(await upload(editor, "sku,name,name,category,price\nA,B,B,t-shirt,1\n"))).to.deep.equal({ status: 422, code: "VALIDATION_ERROR", fields: ["name"] });
+    expect(await problems(await upload(editor, `${HEADER}\n`))).to.deep.equal({ status: 422, code: "VALIDATION_ERROR", fields: ["body"] });
+    expect(await problems(await upload(editor, `${HEADER}\n"unclosed,quote,t-shirt,1\n`))).to.deep.equal({ status: 422, code: "VALIDATION_ERROR", fields: ["body"] });
+    expect(await problems(await upload(editor, `${HEADER}\n${"A,B,t-shirt,1,,,,,,,,\n".repeat(20_001)}`))).to.deep.equal({ status: 422, code: "VALIDATION_ERROR", fields: ["body"] });
+    const json415 = await editor.call("/api/dashboard/imports", { method: "POST", json: { sku: "A" } });
+    expect(json415.status).to.equal(415);
+    const big = `${HEADER}\n${"x".repeat(10 * 1024 * 1024)}\n`;
+    const tooBig = await upload(editor, big);
+    expect(tooBig.status).to.equal(413);
+    expect((await json(tooBig)).error.code).to.equal("PAYLOAD_TOO_LARGE");
+    // Nothing of any of them was imported, and no job was left behind.
+    expect(await api.db("app.import_jobs").where({ brand_id: brand.id, status: "running" })).to.have.length(0);
+  });
+
+  it("runs one import per brand at a time, and reports a job whose process died as failed", async () => {
+    // A job left running by a process that stopped: the brand cannot start another while its heartbeat is fresh.
+    const [stuck] = await api.db("app.import_jobs")
+      .insert({ brand_id: brand.id, actor: "someone", status: "running", header: JSON.stringify(["sku"]), total: 10 })
+      .returning("id");
+    const busy = await upload(editor, `${HEADER}\nX-1,Tee,t-shirt,1,,,,,,,,\n`);
+    expect(busy.status).to.equal(409);
+    expect((await json(busy)).error.code).to.equal("CONFLICT");
+    await api.db("app.import_jobs").where({ id: stuck.id }).update({ heartbeat_at: api.db.raw("now() - interval '10 minutes'") });
+    const read = (await json(await editor.call(`/api/dashboard/imports/${stuck.id}`))).data;
+    expect(read).to.include({ status: "failed", processed: 0 });
+    expect((await upload(editor, `${HEADER}\nX-1,Tee,t-shirt,1,,,,,,,,\n`)).status).to.equal(202);
+  });
+
+  it("lets a viewer read but not import, needs the CSRF token, and keeps imports within their brand", async () => {
+    const viewerUpload = await upload(viewer, `${HEADER}\nV-1,Tee,t-shirt,1,,,,,,,,\n`);
+    expect(viewerUpload.status).to.equal(403);
+    expect((await json(viewerUpload)).error.code).to.equal("FORBIDDEN");
+    const noCsrf = await fetch(`${api.url}/api/dashboard/imports`, { method: "POST", headers: { Cookie: editor.cookie, "Content-Type": "text/csv" }, body: `${HEADER}\nC-1,Tee,t-shirt,1,,,,,,,,\n` });
+    expect(noCsrf.status).to.equal(403);
+    expect((await json(noCsrf)).error.code).to.equal("CSRF_FAILED");
+    const anonymous = await fetch(`${api.url}/api/dashboard/imports/template.csv`);
+    expect(anonymous.status).to.equal(401);
+
+    const template = await viewer.call("/api/dashboard/imports/template.csv");
+    expect(template.status).to.equal(200);
+    const [header, example] = parse(await template.text()) as string[][];
+    expect(header).to.deep.equal(["sku", "name", "category", "price", "currency", "fabric_type", "description", "factory_id", "fiber_composition", "certifications", "care_instructions", "country_of_manufacture"]);
+    expect(example).to.have.length(header!.length);
+
+    const mine = await api.db("app.import_jobs").where({ brand_id: brand.id }).orderBy("id").first("id");
+    expect((await viewer.call(`/api/dashboard/imports/${mine.id}`)).status).to.equal(200);
+    const theirs = await otherEditor.call(`/api/dashboard/imports/${mine.id}`);
+    expect(theirs.status).to.equal(404);
+    expect((await otherEditor.call(`/api/dashboard/imports/${mine.id}/errors.csv`)).status).to.equal(404);
+    expect((await json(await otherEditor.call("/api/dashboard/products?q=GOOD-"))).meta.total).to.equal(0);
+    expect((await editor.call("/api/dashboard/imports/abc")).status).to.equal(422);
+  });
+
+  it("answered every call above as the OpenAPI document says", async () => {
+    expect(departures.length).to.be.greaterThan(20);
+    expect((await Promise.all(departures)).flat()).to.deep.equal([]);
+  });
+});

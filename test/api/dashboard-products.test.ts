@@ -1,0 +1,495 @@
+// The dashboard's products on the real seeded stack (Hardhat chain, indexer, API): list, create, detail with the
+// public passport, certificate issuance, edits re-anchored on chain with their versions (concurrent, refused and
+// late ones included), NFC tags with the tag.assigned webhook, lost / stolen / recovered, scans and the overview;
+// roles, CSRF and brand isolation enforced by the server.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import { keccak256, toUtf8Bytes, Wallet, type JsonRpcProvider } from "ethers";
+import { Webhook } from "standardwebhooks";
+import { createBrand } from "../../api/src/brands/service";
+import { createLogger } from "../../api/src/logger";
+import { dataHashOf, tokenIdOf } from "../../api/src/passports/content";
+import { Dispatcher } from "../../api/src/webhooks/dispatcher";
+import { setDashboardWebhook } from "../../api/src/webhooks/endpoints";
+import { waitFor } from "../../scripts/lib/processes";
+import { OpenApiContract } from "../support/contract";
+import { dashboardClient, type DashboardClient } from "../support/dashboard";
+import { json } from "../support/http";
+import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
+
+/** Hardhat's second default account: the contracts' admin in the local stack (scripts/lib/stack.ts HARDHAT_ADMIN). */
+const ADMIN_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+
+
+/**
+ * Every answer the dashboard gives in this file is checked against the served OpenAPI document (status, content type,
+ * JSON body against its schema); the last test reports what departed from it.
+ */
+function contractChecked(contract: () => OpenApiContract, departures: Promise<string[]>[]) {
+  return (client: DashboardClient): DashboardClient => ({
+    ...client,
+    call: async (path, init) => {
+      const res = await client.call(path, init);
+      departures.push(contract().check(init?.method ?? "GET", path, res.clone()));
+      return res;
+    },
+  });
+}
+describe("dashboard: products, certificates, edits, tags, status, scans, overview", () => {
+  let stack: SeededStack;
+  let owner: DashboardClient;
+  let editor: DashboardClient;
+  let viewer: DashboardClient;
+  let stranger: DashboardClient;
+  let brandId: number;
+  let contract: OpenApiContract;
+  const departures: Promise<string[]>[] = [];
+  const checked = contractChecked(() => contract, departures);
+  const tee = { sku: "DP-TEE-1", name: "Dashboard Organic Tee", category: "t-shirt", fabric_type: "organic cotton", price: 890, description: "Crew neck" };
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    const a = await createBrand(stack.api.db, { slug: "dash-products-a", name: "Dashboard Brand A", uidPrefix: "DPA", plan: "growth" });
+    const b = await createBrand(stack.api.db, { slug: "dash-products-b", name: "Dashboard Brand B", uidPrefix: "DPB" });
+    brandId = a.brand.id;
+    contract = await OpenApiContract.load(stack.api.url);
+    owner = checked(await dashboardClient(stack.api.url, stack.api.db, brandId, "owner"));
+    editor = checked(await dashboardClient(stack.api.url, stack.api.db, brandId, "editor"));
+    viewer = checked(await dashboardClient(stack.api.url, stack.api.db, brandId, "viewer"));
+    stranger = checked(await dashboardClient(stack.api.url, stack.api.db, b.brand.id, "owner"));
+  });
+
+  const post = (client: DashboardClient, path: string, body?: unknown) => client.call(path, { method: "POST", ...(body === undefined ? {} : { json: body }) });
+  const patch = (client: DashboardClient, path: string, body: unknown) => client.call(path, { method: "PATCH", json: body });
+  const detailOf = async (uid: string) => (await json(await editor.call(`/api/dashboard/products/${uid}`))).data;
+
+  async function create(body: Record<string, unknown> = {}): Promise<string> {
+    const res = await post(editor, "/api/dashboard/products", { ...tee, sku: `DP-${randomBytes(3).toString("hex")}`, ...body });
+    expect(res.status, await res.clone().text()).to.equal(201);
+    return (await json(res)).data.uid as string;
+  }
+  async function issued(body: Record<string, unknown> = {}): Promise<string> {
+    const uid = await create(body);
+    const res = await post(editor, `/api/dashboard/products/${uid}/certificate`);
+    expect(res.status, await res.clone().text()).to.equal(202);
+    return uid;
+  }
+  const chainHash = async (uid: string) => (await stack.contracts.passport.dataHashOf(tokenIdOf(uid))).toLowerCase();
+  const audit = (action: string, target: string) => stack.api.db("app.audit_log").where({ brand_id: brandId, action, target }).orderBy("id");
+
+  describe("list and create", () => {
+    it("registers a product with the v1 body and rules, and answers with its detail", async () => {
+      const res = await post(editor, "/api/dashboard/products", tee);
+      expect(res.status).to.equal(201);
+      const data = (await json(res)).data;
+      expect(data.uid).to.match(/^DPA-[0-9A-HJKMNP-TV-Z]{10}$/);
+      expect(data).to.include({ sku: "DP-TEE-1", name: tee.name, category: "t-shirt", passport_status: "unissued", chain_status: null, tag_assigned: false, tx_hash: null, price: 890, currency: "BDT" });
+      expect(data.versions).to.deep.equal([]);
+      expect(data.tag).to.equal(null);
+      expect(data.links).to.deep.equal({
+        scan_url: `${stack.api.url}/scan/${data.uid}`,
+        certificate_url: `${stack.api.url}/dpp-certificate/${data.uid}`,
+        pdf_url: `${stack.api.url}/certificates/${data.uid}.pdf`,
+        dpp_url: `${stack.api.url}/api/dpp/${data.uid}`,
+      });
+      // The preview is the public record itself.
+      const record = await json(await fetch(`${stack.api.url}/api/dpp/${data.uid}`));
+      expect(data.passport).to.deep.equal(record);
+      expect(await audit("product.created", data.uid)).to.have.length(1);
+
+      const invalid = await post(editor, "/api/dashboard/products", { ...tee, price: 9.999, colour: "red" });
+      expect(invalid.status).to.equal(422);
+      expect((await json(invalid)).error.details.map((d: { field: string }) => d.field)).to.deep.equal(["colour"]);
+      const cents = await post(editor, "/api/dashboard/products", { ...tee, price: 9.999 });
+      expect((await json(cents)).error.details).to.deep.equal([{ field: "price", problem: "must have at most 2 decimals" }]);
+      expect((await post(viewer, "/api/dashboard/products", tee)).status).to.equal(403);
+    });
+
+    it("searches UID, SKU and name case-insensitively, filters by category and state, and pages", async () => {
+      const tag = randomBytes(3).toString("hex");
+      const uids = [];
+      for (const [i, category] of ["jeans", "jeans", "saree"].entries()) uids.push(await create({ sku: `SRCH-${tag}-${i}`, name: `Search ${tag} ${i}`, category }));
+      const list = async (query: string) => json(await viewer.call(`/api/dashboard/products?${query}`));
+      const all = await list(`q=srch-${tag.toUpperCase()}`);
+      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 3 });
+      expect(all.data.map((p: { uid: string }) => p.uid)).to.deep.equal([...uids].reverse());
+      expect((await list(`q=${uids[1]!.toLowerCase()}`)).data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[1]]);
+      expect((await list(`q=search%20${tag}&category=jeans`)).meta.total).to.equal(2);
+      expect((await list(`q=${tag}&status=unissued`)).meta.total).to.equal(3);
+      expect((await list(`q=${tag}&status=verified`)).meta.total).to.equal(0);
+      const second = await list(`q=${tag}&per_page=2&page=2`);
+      expect(second.meta).to.deep.equal({ page: 2, per_page: 2, total: 3 });
+      expect(second.data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[0]]);
+      // A wildcard in the search is a literal character, not a pattern.
+      expect((await list(`q=%25`)).meta.total).to.equal(0);
+      for (const bad of ["status=minted", "per_page=101", "page=0", `q=${"x".repeat(101)}`, "colour=red"]) {
+        expect((await viewer.call(`/api/dashboard/products?${bad}`)).status, bad).to.equal(422);
+      }
+    });
+  });
+
+  describe("roles, CSRF and brands", () => {
+    it("refuses a viewer's issuance even sent by hand with the CSRF token, and a write without the token", async () => {
+      const uid = await create();
+      const used = async () => Number((await stack.api.db("app.usage_monthly").where({ brand_id: brandId, meter: "certs" }).sum({ n: "count" }).first())?.n ?? 0);
+      const before = await used();
+      const byViewer = await fetch(`${stack.api.url}/api/dashboard/products/${uid}/certificate`, { method: "POST", headers: { Cookie: viewer.cookie, "X-CSRF-Token": viewer.csrf } });
+      expect(byViewer.status).to.equal(403);
+      expect((await json(byViewer)).error.code).to.equal("FORBIDDEN");
+      const noToken = await fetch(`${stack.api.url}/api/dashboard/products/${uid}/certificate`, { method: "POST", headers: { Cookie: editor.cookie } });
+      expect(noToken.status).to.equal(403);
+      expect((await json(noToken)).error.code).to.equal("CSRF_FAILED");
+      const crossSite = await fetch(`${stack.api.url}/api/dashboard/products/${uid}`, {
+        method: "PATCH",
+        headers: { Cookie: editor.cookie, "X-CSRF-Token": editor.csrf, Origin: "https://evil.example", "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Hijacked" }),
+      });
+      expect((await json(crossSite)).error.code).to.equal("CSRF_FAILED");
+      for (const [path, body] of [[`/api/dashboard/products/${uid}/tag`, { tag_uid: "04AABBCCDDEEFF" }], [`/api/dashboard/products/${uid}/status`, { status: "lost" }]] as const) {
+        expect((await post(viewer, path, body)).status, path).to.equal(403);
+      }
+      expect((await patch(viewer, `/api/dashboard/products/${uid}`, { name: "Viewer edit" })).status).to.equal(403);
+      expect(await stack.api.db("app.passports").join("app.products", "app.products.id", "app.passports.product_id").where("app.products.uid", uid)).to.have.length(0);
+      expect(await used()).to.equal(before);
+      expect((await detailOf(uid)).name).to.equal(tee.name);
+    });
+
+    it("answers 404 for another brand's product on every route", async () => {
+      const uid = await create();
+      expect((await stranger.call(`/api/dashboard/products/${uid}`)).status).to.equal(404);
+      expect((await patch(stranger, `/api/dashboard/products/${uid}`, { name: "Not yours" })).status).to.equal(404);
+      expect((await post(stranger, `/api/dashboard/products/${uid}/certificate`)).status).to.equal(404);
+      expect((await post(stranger, `/api/dashboard/products/${uid}/tag`, { tag_uid: "04AABBCCDDEE01" })).status).to.equal(404);
+      expect((await post(stranger, `/api/dashboard/products/${uid}/status`, { status: "lost" })).status).to.equal(404);
+      expect((await stranger.call(`/api/dashboard/scans?uid=${uid}`)).status).to.equal(404);
+      expect((await json(await stranger.call(`/api/dashboard/products?q=${uid}`))).meta.total).to.equal(0);
+      expect((await detailOf(uid)).name).to.equal(tee.name);
+    });
+  });
+
+  describe("certificate", () => {
+    it("mints once, counts one certificate, and shows verified once indexed", async function () {
+      this.timeout(120_000);
+      const uid = await create();
+      const usage = async () => (await json(await owner.call("/api/dashboard/overview"))).data.meters.certs.used as number;
+      const before = await usage();
+      const first = await post(editor, `/api/dashboard/products/${uid}/certificate`);
+      expect(first.status).to.equal(202);
+      const cert = (await json(first)).data;
+      expect(cert).to.include({ uid, status: "minted", token_id: tokenIdOf(uid), certificate_url: `${stack.api.url}/dpp-certificate/${uid}`, pdf_url: `${stack.api.url}/certificates/${uid}.pdf` });
+      expect(cert.tx_hash).to.match(/^0x[0-9a-f]{64}$/);
+      expect(cert.explorer_url).to.include(cert.tx_hash);
+      const again = await post(owner, `/api/dashboard/products/${uid}/certificate`);
+      expect(again.status).to.equal(200);
+      expect((await json(again)).data.tx_hash).to.equal(cert.tx_hash);
+      expect(await usage()).to.equal(before + 1);
+      expect(await audit("certificate.issued", uid)).to.have.length(1);
+
+      await waitForIndexer(stack);
+      const detail = await waitFor("the passport to be verified", async () => {
+        const d = await detailOf(uid);
+        return d.passport_status === "verified" ? d : undefined;
+      }, 60_000, 200);
+      expect(detail).to.include({ chain_status: "active", tx_hash: cert.tx_hash });
+      expect(detail.versions).to.deep.equal([
+        { version: 1, data_hash: detail.passport.blockchain.data_hash, tx_hash: cert.tx_hash, explorer_url: cert.explorer_url, at: detail.versions[0].at, kind: "mint", status: "anchored" },
+      ]);
+      const verified = await json(await editor.call(`/api/dashboard/products?q=${uid}&status=verified`));
+      expect(verified.data.map((p: { uid: string }) => p.uid)).to.deep.equal([uid]);
+      expect(verified.data[0]).to.include({ passport_status: "verified", chain_status: "active", tx_hash: cert.tx_hash });
+      expect((await json(await editor.call(`/api/dashboard/products?q=${uid}&status=unissued`))).meta.total).to.equal(0);
+    });
+  });
+
+  describe("edits", () => {
+    it("saves an unissued product's edit without the chain", async () => {
+      const uid = await create();
+      const res = await patch(editor, `/api/dashboard/products/${uid}`, { name: "Renamed Tee", category: "polo", fiber_composition: [{ fiber: "cotton", percent: 95 }, { fiber: "elastane", percent: 5 }] });
+      expect(res.status).to.equal(200);
+      const data = (await json(res)).data;
+      expect(data).to.include({ name: "Renamed Tee", category: "polo" });
+      expect(data.versions).to.deep.equal([]);
+      expect(data.passport.content.provenance.fiber_composition).to.equal("declared");
+      // The care text followed the category: it was the t-shirt default, now the polo one.
+      expect(data.care_instructions).to.match(/^Machine wash at 30 °C with similar colours\. Do not bleach\. Tumble dry low\./);
+      expect((await audit("product.updated", uid))[0].details.fields).to.include.members(["name", "category", "fiber_composition", "care_instructions"]);
+      const invalid = await patch(editor, `/api/dashboard/products/${uid}`, { fiber_composition: [{ fiber: "cotton", percent: 90 }] });
+      expect((await json(invalid)).error.details).to.deep.equal([{ field: "fiber_composition", problem: "percentages must sum to 100 (got 90)" }]);
+      expect((await patch(editor, `/api/dashboard/products/${uid}`, {})).status).to.equal(422);
+      expect((await patch(editor, `/api/dashboard/products/${uid}`, { factory_id: 1001 })).status).to.equal(422);
+    });
+
+    it("anchors an issued product's new content on chain and shows the new version", async function () {
+      this.timeout(120_000);
+      const uid = await issued();
+      const minted = await chainHash(uid);
+      const res = await patch(editor, `/api/dashboard/products/${uid}`, { name: "Organic Tee, relabelled", care_instructions: "Hand wash cold." });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      const data = (await json(res)).data;
+      expect(data).to.include({ name: "Organic Tee, relabelled", care_instructions: "Hand wash cold." });
+      expect(data.versions.map((v: { version: number; kind: string; status: string }) => [v.version, v.kind, v.status])).to.deep.equal([[1, "mint", "anchored"], [2, "update", "anchored"]]);
+      const update = data.versions[1];
+      expect(update.tx_hash).to.match(/^0x[0-9a-f]{64}$/);
+      // What the chain holds is the hash of the content the API serves now.
+      expect(update.data_hash).to.equal(dataHashOf(data.passport.content));
+      expect(await chainHash(uid)).to.equal(update.data_hash);
+      expect(update.data_hash).to.not.equal(minted);
+      expect((await audit("product.updated", uid)).at(-1).details).to.include({ data_hash: update.data_hash, tx_hash: update.tx_hash });
+
+      // The indexer records the DataHashUpdated event, and the public record then matches again.
+      await waitForIndexer(stack);
+      const record = await waitFor("the public record to show the new hash", async () => {
+        const r = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+        return r.blockchain.data_hash === update.data_hash ? r : undefined;
+      }, 30_000, 200);
+      expect(record.blockchain.data_hash_matches).to.equal(true);
+      expect(record.content.product.name).to.equal("Organic Tee, relabelled");
+      const indexed = await stack.api.db.withSchema(stack.api.config.onchainSchema).from("data_hash_update").where("token_id", tokenIdOf(uid)).select("tx_hash", "new_hash");
+      expect(indexed).to.deep.equal([{ tx_hash: update.tx_hash, new_hash: update.data_hash }]);
+
+      // Price is not anchored: changing it needs no transaction and makes no version.
+      const priced = (await json(await patch(editor, `/api/dashboard/products/${uid}`, { price: 990 }))).data;
+      expect(priced.price).to.equal(990);
+      expect(priced.versions).to.have.length(2);
+      expect(await chainHash(uid)).to.equal(update.data_hash);
+    });
+
+    it("serialises concurrent edits of one product: one is anchored, the other refused, content and chain agree", async function () {
+      this.timeout(120_000);
+      const uid = await issued();
+      const answers = await Promise.all(["Concurrent A", "Concurrent B"].map((name) => patch(editor, `/api/dashboard/products/${uid}`, { name })));
+      const statuses = answers.map((r) => r.status);
+      expect([...statuses].sort()).to.deep.equal([200, 409]);
+      const winner = statuses[0] === 200 ? "Concurrent A" : "Concurrent B";
+      const refused = await json(answers[statuses.indexOf(409)]!);
+      expect(refused.error.code).to.equal("CONFLICT");
+      const data = await detailOf(uid);
+      expect(data.name).to.equal(winner);
+      expect(data.versions).to.have.length(2);
+      expect(await chainHash(uid)).to.equal(dataHashOf(data.passport.content));
+    });
+
+    it("saves nothing when the chain refuses the update, and says so", async function () {
+      this.timeout(120_000);
+      const uid = await issued();
+      const before = await detailOf(uid);
+      const admin = new Wallet(ADMIN_KEY, stack.contracts.passport.runner!.provider);
+      const passport = stack.contracts.passport.connect(admin);
+      const role = await passport.MINTER_ROLE();
+      await (await passport.revokeRole(role, stack.wallet.address)).wait();
+      let res: Response;
+      try {
+        res = await patch(editor, `/api/dashboard/products/${uid}`, { name: "Never anchored" });
+      } finally {
+        await (await passport.grantRole(role, stack.wallet.address)).wait();
+      }
+      expect(res.status).to.equal(503);
+      expect((await json(res)).error.message).to.include("nothing was changed");
+      const after = await detailOf(uid);
+      expect(after.name).to.equal(before.name);
+      expect(after.versions).to.deep.equal(before.versions);
+      expect(await chainHash(uid)).to.equal(dataHashOf(after.passport.content));
+      // With the role back, the same edit goes through.
+      const retried = await patch(editor, `/api/dashboard/products/${uid}`, { name: "Never anchored" });
+      expect(retried.status).to.equal(200);
+      expect((await json(retried)).data.versions).to.have.length(2);
+    });
+
+    it("keeps an edit whose receipt comes late pending, then applies it once the chain confirms it", async function () {
+      this.timeout(240_000);
+      const uid = await issued();
+      const anchored = await chainHash(uid);
+      const provider = stack.wallet.wallet.provider as JsonRpcProvider;
+      // Stop mining: the transaction is sent, and no receipt comes within the request's wait.
+      await provider.send("evm_setAutomine", [false]);
+      await provider.send("evm_setIntervalMining", [0]);
+      let res: Response;
+      try {
+        res = await patch(editor, `/api/dashboard/products/${uid}`, { description: "Sent while the chain stalled" });
+        expect(res.status).to.equal(503);
+        const message = (await json(res)).error.message as string;
+        expect(message).to.match(/sent in transaction 0x[0-9a-f]{64} but the chain has not confirmed it yet/);
+        // Meanwhile the product keeps the content the chain holds, the version shows as pending, and a second edit waits.
+        const pending = await detailOf(uid);
+        expect(pending.description).to.equal(tee.description);
+        expect(dataHashOf(pending.passport.content)).to.equal(anchored);
+        expect(pending.versions.map((v: { status: string }) => v.status)).to.deep.equal(["anchored", "pending"]);
+        expect(message).to.include(pending.versions[1].tx_hash);
+        const second = await patch(editor, `/api/dashboard/products/${uid}`, { name: "While pending" });
+        expect(second.status).to.equal(409);
+      } finally {
+        await provider.send("evm_setAutomine", [true]);
+        await provider.send("evm_setIntervalMining", [1000]);
+      }
+      const settled = await waitFor("the late version to be applied", async () => {
+        const d = await detailOf(uid);
+        return d.versions[1]?.status === "anchored" ? d : undefined;
+      }, 60_000, 500);
+      expect(settled.description).to.equal("Sent while the chain stalled");
+      expect(await chainHash(uid)).to.equal(dataHashOf(settled.passport.content));
+      expect(settled.versions[1].data_hash).to.equal(await chainHash(uid));
+    });
+  });
+
+  describe("NFC tag", () => {
+    let receiver: http.Server;
+    let receiverUrl: string;
+    const received: Array<{ headers: Record<string, string>; body: string; payload: Record<string, unknown> }> = [];
+
+    before(async () => {
+      receiver = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => {
+          const body = Buffer.concat(chunks).toString("utf8");
+          received.push({ headers: req.headers as Record<string, string>, body, payload: JSON.parse(body) as Record<string, unknown> });
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+      receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/dashboard`;
+    });
+    after(async () => {
+      receiver?.closeAllConnections();
+      await new Promise((resolve) => receiver?.close(resolve));
+    });
+
+    it("assigns a tag on chain, refuses it on another product, and tag.assigned reaches the dashboard webhook", async function () {
+      this.timeout(180_000);
+      const { signingSecret } = await setDashboardWebhook({ db: stack.api.db, config: stack.api.config }, brandId, receiverUrl);
+      const unissued = await create();
+      const tagUid = randomBytes(7).toString("hex");
+      const early = await post(editor, `/api/dashboard/products/${unissued}/tag`, { tag_uid: tagUid });
+      expect(early.status).to.equal(409);
+
+      const uid = await issued();
+      const res = await post(editor, `/api/dashboard/products/${uid}/tag`, { tag_uid: tagUid });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      const tag = (await json(res)).data;
+      const tagHash = keccak256(toUtf8Bytes(tagUid.toUpperCase()));
+      expect(tag.tag_hash).to.equal(tagHash);
+      expect(tag.tx_hash).to.match(/^0x[0-9a-f]{64}$/);
+      expect(String(await stack.contracts.passport.passportOfTag(tagHash))).to.equal(tokenIdOf(uid));
+      expect(await audit("tag.assigned", uid)).to.have.length(1);
+
+      const other = await issued();
+      const taken = await post(editor, `/api/dashboard/products/${other}/tag`, { tag_uid: tagUid.toUpperCase() });
+      expect(taken.status).to.equal(409);
+      expect((await json(taken)).error.message).to.equal("This tag is assigned to another product.");
+      const again = await post(editor, `/api/dashboard/products/${uid}/tag`, { tag_uid: tagUid });
+      expect((await json(again)).error.message).to.equal("This tag is assigned to this product already.");
+      expect((await post(editor, `/api/dashboard/products/${uid}/tag`, { tag_uid: "XYZ" })).status).to.equal(422);
+
+      const detail = await detailOf(uid);
+      expect(detail.tag).to.deep.equal({ tag_hash: tagHash, tx_hash: tag.tx_hash, explorer_url: tag.explorer_url });
+      expect(detail.tag_assigned).to.equal(true);
+      expect((await json(await editor.call(`/api/dashboard/products?q=${uid}`))).data[0].tag_assigned).to.equal(true);
+
+      await waitForIndexer(stack);
+      const dispatcher = new Dispatcher({ config: stack.api.config, db: stack.api.db, logger: createLogger("silent"), pollIntervalMs: 100, watchIntervalMs: 200 });
+      dispatcher.start();
+      try {
+        await waitFor("tag.assigned at the dashboard receiver", async () => (received.some((r) => r.payload.event === "tag.assigned" && r.payload.uid === uid) ? true : undefined), 120_000, 100);
+      } finally {
+        await dispatcher.stop(2000);
+      }
+      const delivered = received.find((r) => r.payload.event === "tag.assigned" && r.payload.uid === uid)!;
+      expect(delivered.payload).to.include({ uid, token_id: tokenIdOf(uid), tag_hash: tagHash, tx_hash: tag.tx_hash });
+      expect(new Webhook(signingSecret!).verify(delivered.body, delivered.headers)).to.deep.equal(delivered.payload);
+    });
+  });
+
+  describe("lost, stolen, recovered", () => {
+    it("follows the contract's transitions and shows the status on chain", async function () {
+      this.timeout(120_000);
+      const uid = await issued();
+      const set = (status: string) => post(owner, `/api/dashboard/products/${uid}/status`, { status });
+      expect((await json(await set("active"))).error.message).to.equal("Only a passport marked lost or stolen can be recovered.");
+      const lost = await set("lost");
+      expect(lost.status).to.equal(200);
+      expect((await json(lost)).data).to.include({ status: "lost" });
+      const lostAgain = await set("lost");
+      expect(lostAgain.status).to.equal(409);
+      const stolen = (await json(await set("stolen"))).data;
+      expect(stolen.status).to.equal("stolen");
+      expect(stolen.tx_hash).to.match(/^0x[0-9a-f]{64}$/);
+      expect(Number(await stack.contracts.passport.statusOf(tokenIdOf(uid)))).to.equal(2);
+
+      await waitForIndexer(stack);
+      const listed = await waitFor("the stolen filter to list it", async () => {
+        const page = await json(await viewer.call(`/api/dashboard/products?status=stolen&q=${uid}`));
+        return page.meta.total === 1 ? page.data[0] : undefined;
+      }, 30_000, 200);
+      expect(listed).to.include({ uid, chain_status: "stolen" });
+
+      expect((await json(await set("active"))).data.status).to.equal("recovered");
+      expect((await set("active")).status).to.equal(409);
+      expect(Number(await stack.contracts.passport.statusOf(tokenIdOf(uid)))).to.equal(3);
+      expect((await audit("product.status_changed", uid)).map((a) => [a.details.from, a.details.to])).to.deep.equal([
+        ["active", "lost"],
+        ["lost", "stolen"],
+        ["stolen", "recovered"],
+      ]);
+      expect((await post(owner, `/api/dashboard/products/${await create()}/status`, { status: "lost" })).status).to.equal(409);
+      expect((await post(owner, `/api/dashboard/products/${uid}/status`, { status: "recovered" })).status).to.equal(422);
+    });
+  });
+
+  describe("scans and overview", () => {
+    it("lists scans per day and per product", async function () {
+      this.timeout(60_000);
+      const uid = await issued();
+      await waitForIndexer(stack);
+      expect((await fetch(`${stack.api.url}/scan/${uid}`)).status).to.equal(200);
+      const scans = await waitFor("the scan to be recorded", async () => {
+        const body = await json(await viewer.call(`/api/dashboard/scans?uid=${uid}`));
+        return body.meta.total >= 1 ? body : undefined;
+      }, 30_000, 100);
+      expect(scans.data.daily).to.have.length(30);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(scans.data.daily.at(-1)).to.deep.equal({ date: today, scans: scans.meta.total });
+      expect(scans.data.items[0]).to.include({ uid, product_name: tee.name });
+      expect(scans.data.items[0].verified).to.be.a("boolean");
+      const brandWide = await json(await viewer.call("/api/dashboard/scans?days=7&per_page=1"));
+      expect(brandWide.data.daily).to.have.length(7);
+      expect(brandWide.meta.total).to.be.at.least(1);
+      expect(brandWide.data.items).to.have.length(1);
+      expect((await json(await stranger.call("/api/dashboard/scans"))).meta.total).to.equal(0);
+      for (const bad of ["days=0", "days=366", "uid=nope"]) expect((await viewer.call(`/api/dashboard/scans?${bad}`)).status, bad).to.equal(422);
+    });
+
+    it("shows this month against the plan, 30 days of scans and certificates, products and recent activity", async () => {
+      const overview = (await json(await viewer.call("/api/dashboard/overview"))).data;
+      const today = new Date().toISOString().slice(0, 10);
+      expect(overview.period).to.equal(today.slice(0, 7));
+      expect(overview.plan).to.deep.equal({ name: "growth", tier: 2, title: "Growth" });
+      expect(overview.meters.certs.limit).to.equal(5000);
+      expect(overview.meters.api_calls.limit).to.equal(10_000);
+      expect(overview.meters.carbon_ratings.limit).to.equal(null);
+      const certified = await stack.api.db("app.passports as x").join("app.products as p", "p.id", "x.product_id").where({ "p.brand_id": brandId, "x.status": "minted" }).count({ n: "*" }).first();
+      expect(overview.meters.certs.used).to.equal(Number(certified!.n));
+      expect(overview.products.certified).to.equal(Number(certified!.n));
+      expect(overview.daily).to.have.length(30);
+      expect(overview.daily.at(-1)).to.include({ date: today, certificates: Number(certified!.n) });
+      expect(overview.daily.at(-1).scans).to.be.at.least(1);
+      expect(overview.recent_activity).to.have.length(10);
+      const ids = overview.recent_activity.map((e: { id: string }) => Number(e.id));
+      expect(ids).to.deep.equal([...ids].sort((a, b) => b - a));
+      const stranger_ = (await json(await stranger.call("/api/dashboard/overview"))).data;
+      expect(stranger_.products).to.deep.equal({ total: 0, certified: 0 });
+      // Only its own team's entry (its owner was created for this test), nothing of brand A's.
+      expect(stranger_.recent_activity.map((e: { action: string }) => e.action)).to.deep.equal(["team.created"]);
+    });
+  });
+
+  // In a describe of its own, so mocha runs it after the others (an `it` at this level would run first).
+  describe("the OpenAPI document", () => {
+    it("describes every answer given above", async () => {
+      expect(departures.length).to.be.greaterThan(50);
+      expect((await Promise.all(departures)).flat()).to.deep.equal([]);
+    });
+  });
+});
