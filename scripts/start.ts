@@ -185,6 +185,7 @@ async function main() {
   const state = {
     ...demo,
     api_url: api.url,
+    dashboard_url: `${api.url}/dashboard`,
     rpc_url: chain.rpcUrl,
     chain_id: chain.chainId,
     contracts: {
@@ -205,6 +206,8 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Postgres         ${pg.url(DATABASE).replace(/:[^:@/]+@/, ":***@")}
   Demo brand       ${demo.brand_slug}
   Demo API key     ${demo.api_key}
+  Dashboard        ${api.url}/dashboard
+  Dashboard login  ${demo.brand_users.owner.email} (owner), ${demo.brand_users.cashier.email} (cashier); passwords in .data/demo.json
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
 

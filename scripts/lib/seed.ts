@@ -1,6 +1,7 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
 // few products, some of them minted. Rows are created once, through the same services the API and the admin CLI use
 // (so the demo data is what they would make); chain state is re-created on every new local chain.
+import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -38,6 +39,8 @@ export type DemoState = {
   api_key: string;
   operator: { email: string; password: string };
   admin: { email: string; password: string };
+  /** Dashboard accounts of the demo brand (/dashboard): its owner and a cashier for the till. */
+  brand_users: { owner: { email: string; password: string }; cashier: { email: string; password: string } };
   factory_ids: number[];
   products: Array<{ uid: string; minted: boolean }>;
 };
@@ -56,6 +59,8 @@ const DEMO_BRANDING = {
   social: { facebook: "https://www.facebook.com/demo-apparel", instagram: "https://www.instagram.com/demo.apparel", website: "https://demo-apparel.example" },
 };
 const OPERATOR_EMAIL = "operator@demo-factory.local";
+const OWNER_EMAIL = "owner@demo-brand.local";
+const CASHIER_EMAIL = "cashier@demo-brand.local";
 const ADMIN_EMAIL = "admin@passport-registry.local";
 
 type DemoProduct = {
@@ -118,6 +123,8 @@ export async function seedDemo(options: {
 
   const operator = await ensureOperator(db, OPERATOR_EMAIL, "operator", factories[0]!.factory_id, options.previous?.operator?.password);
   const admin = await ensureOperator(db, ADMIN_EMAIL, "admin", null, options.previous?.admin?.password);
+  const owner = await ensureBrandUser(db, brand.id, OWNER_EMAIL, "owner", options.previous?.brand_users?.owner?.password);
+  const cashier = await ensureBrandUser(db, brand.id, CASHIER_EMAIL, "cashier", options.previous?.brand_users?.cashier?.password);
 
   // Factory profiles (off chain) and their registration, certifications and verification (on chain).
   // The profile is stored as POST /api/factories stores it, so its metadata hash is the one registered on chain.
@@ -155,6 +162,7 @@ export async function seedDemo(options: {
     api_key: apiKey,
     operator: { email: OPERATOR_EMAIL, password: operator },
     admin: { email: ADMIN_EMAIL, password: admin },
+    brand_users: { owner: { email: OWNER_EMAIL, password: owner }, cashier: { email: CASHIER_EMAIL, password: cashier } },
     factory_ids: factories.map((f) => f.factory_id),
     products,
   };
@@ -162,6 +170,17 @@ export async function seedDemo(options: {
 
 function demoBrand(brand: BrandRecord) {
   return { id: brand.id, slug: brand.slug, uidPrefix: brand.uidPrefix };
+}
+
+/**
+ * Gives the demo brand a dashboard account with the remembered password (from .data/demo.json), or a new random one
+ * when none is remembered; returns the password.
+ */
+async function ensureBrandUser(db: Knex, brandId: number, email: string, role: "owner" | "cashier", remembered?: string) {
+  const password = remembered ?? randomBytes(12).toString("base64url");
+  const exists = (await listTeam(db, brandId)).some((member) => member.email === email && member.status === "active");
+  if (!exists || !remembered) await createMemberWithPassword(db, brandId, { email, role, password });
+  return password;
 }
 
 /** Creates the operator if missing (with the remembered or a new random password); returns the password. */
