@@ -50,6 +50,8 @@ export type Config = Readonly<{
     /** Each message is also written here as an .eml file (local mode: .data/mail); undefined writes none. */
     dir: string | undefined;
   }>;
+  /** NTAG 424 DNA tags: the master key per-tag SUN keys are derived from, and the version new tags get. */
+  tags: Readonly<{ masterKey: Buffer; keyVersion: number }>;
   /** The brand dashboard: where its built files are and how long its sessions live. */
   dashboard: Readonly<{
     distDir: string;
@@ -106,6 +108,9 @@ const HARDHAT_KEYS = new Set([
 /** Hardhat's chain id: the only chain local mode runs on. */
 export const LOCAL_CHAIN_ID = 31337;
 /** Local mode's documented default SECRETS_KEY (32 bytes, base64); production must set its own. */
+/** The local mode's tag master key: public, like the local secrets key, so demo taps can be emulated by anyone. */
+export const LOCAL_TAG_MASTER_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtdGFnLWtleSE=";
+
 export const LOCAL_SECRETS_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtc2VjcmV0c0s=";
 
 type Env = Record<string, string | undefined>;
@@ -203,6 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
           ? undefined
           : path.join(__dirname, "..", "..", ".data", "mail"),
     }),
+    tags: Object.freeze({
+      masterKey: thirtyTwoBytes("TAG_MASTER_KEY", str("TAG_MASTER_KEY", LOCAL_TAG_MASTER_KEY), problems),
+      keyVersion: int("TAG_KEY_VERSION", 1, 1, 255),
+    }),
     dashboard: Object.freeze({
       distDir: path.resolve(str("DASHBOARD_DIST_DIR", path.join(__dirname, "..", "..", "dashboard", "dist"))),
       secureCookies: publicBaseUrl.startsWith("https://"),
@@ -230,6 +239,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!production && config.rpcUrl && !isLoopbackUrl(config.rpcUrl)) {
     problems.push("RPC_URL must be on this machine (127.0.0.1, ::1 or localhost) in local mode; set SERVICE_MODE=production for a remote node");
   }
+  if (production && config.tags.masterKey.equals(Buffer.from(LOCAL_TAG_MASTER_KEY, "base64"))) {
+    problems.push("TAG_MASTER_KEY must not be the public local key in production");
+  }
   if (production && config.secretsKey.equals(Buffer.from(LOCAL_SECRETS_KEY, "base64"))) {
     problems.push("SECRETS_KEY must not be the public local key in production");
   }
@@ -238,7 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** Keys whose defaults only make sense on one machine: production must set them. */
-const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY", "SECRETS_KEY"]);
+const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY", "SECRETS_KEY", "TAG_MASTER_KEY"]);
 
 /** SMTP_URL as smtp:// or smtps:// (credentials in the URL, as nodemailer takes them). */
 function smtpUrl(value: string | undefined, problems: string[]): string | undefined {
@@ -248,9 +260,14 @@ function smtpUrl(value: string | undefined, problems: string[]): string | undefi
 
 /** SECRETS_KEY as 64 hex digits or base64 of exactly 32 bytes. */
 function secretsKey(value: string, problems: string[]): Buffer {
+  return thirtyTwoBytes("SECRETS_KEY", value, problems);
+}
+
+/** A 32-byte key given as 64 hex digits or as base64. */
+function thirtyTwoBytes(name: string, value: string, problems: string[]): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
   if (value && (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && key.toString("base64") !== value))) {
-    problems.push("SECRETS_KEY must be 32 bytes, as 64 hex digits or base64");
+    problems.push(`${name} must be 32 bytes, as 64 hex digits or base64`);
   }
   return key;
 }

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect } from "chai";
 import { HDNodeWallet, Mnemonic } from "ethers";
-import { ConfigError, loadConfig, LOCAL_SECRETS_KEY } from "../../api/src/config";
+import { ConfigError, loadConfig, LOCAL_SECRETS_KEY, LOCAL_TAG_MASTER_KEY } from "../../api/src/config";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PROVIDER_KEY = "0123456789abcdef0123456789abcdef";
@@ -19,6 +19,7 @@ const PRODUCTION = {
   PUBLIC_BASE_URL: "https://dpp.example",
   SIGNER_PRIVATE_KEY: `0x${"42".repeat(32)}`,
   SECRETS_KEY: "ab".repeat(32),
+  TAG_MASTER_KEY: "cd".repeat(32),
 };
 
 /** The problems loadConfig lists for `env`, or [] when it loads. */
@@ -91,6 +92,16 @@ describe("configuration fails closed", () => {
       for (const variant of [LOCAL_SECRETS_KEY, hex, hex.toUpperCase()]) {
         expect(problemsOf({ ...PRODUCTION, SECRETS_KEY: variant }).join("\n"), variant).to.match(/SECRETS_KEY must not be the public local key/);
       }
+    });
+
+    it("requires TAG_MASTER_KEY and refuses the public local one, as base64 or as hex", () => {
+      const { TAG_MASTER_KEY: _, ...without } = PRODUCTION;
+      expect(problemsOf(without)).to.include("TAG_MASTER_KEY is required in production");
+      const hex = Buffer.from(LOCAL_TAG_MASTER_KEY, "base64").toString("hex");
+      for (const variant of [LOCAL_TAG_MASTER_KEY, hex, hex.toUpperCase()]) {
+        expect(problemsOf({ ...PRODUCTION, TAG_MASTER_KEY: variant }).join("\n"), variant).to.match(/TAG_MASTER_KEY must not be the public local key/);
+      }
+      expect(problemsOf({ ...PRODUCTION, TAG_MASTER_KEY: "short" }).join("\n")).to.match(/TAG_MASTER_KEY must be 32 bytes/);
     });
 
     it("trusts X-Forwarded-For only when TRUSTED_PROXY_HOPS is set", () => {

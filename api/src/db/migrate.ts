@@ -19,6 +19,7 @@ import * as webhookFairClaims from "./migrations/017-webhook-fair-claims";
 import * as brandUsers from "./migrations/018-brand-users";
 import * as dashboardProducts from "./migrations/019-dashboard-products";
 import * as brandLogos from "./migrations/020-brand-logos";
+import * as nfcTags from "./migrations/021-nfc-tags";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "018-brand-users": brandUsers,
   "019-dashboard-products": dashboardProducts,
   "020-brand-logos": brandLogos,
+  "021-nfc-tags": nfcTags,
 };
 
 const source: Knex.MigrationSource<string> = {
