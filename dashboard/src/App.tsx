@@ -19,6 +19,8 @@ import { ProductsScreen } from "./screens/products/ProductsScreen";
 import { ResetPasswordScreen } from "./screens/reset-password/ResetPasswordScreen";
 import { ScansScreen } from "./screens/scans/ScansScreen";
 import { SignInScreen } from "./screens/sign-in/SignInScreen";
+import { ProvisionScreen } from "./screens/taps/ProvisionScreen";
+import { TapsScreen } from "./screens/taps/TapsScreen";
 import { TeamScreen } from "./screens/team/TeamScreen";
 import { UsageScreen } from "./screens/usage/UsageScreen";
 import { WebhooksScreen } from "./screens/webhooks/WebhooksScreen";
@@ -114,6 +116,14 @@ function SignedIn() {
         </Route>
         <Route path="/scans">
           <ScansScreen />
+        </Route>
+        <Route path="/taps">
+          <TapsScreen />
+        </Route>
+        <Route path="/taps/provision">
+          <Requires permission="tags.assign" what="provisioning NFC tags">
+            <ProvisionScreen />
+          </Requires>
         </Route>
         <Route path="/branding">
           <BrandingScreen />

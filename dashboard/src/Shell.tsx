@@ -12,6 +12,7 @@ const NAV: NavItem[] = [
   { href: "/", label: "Overview", permission: "dashboard.read" },
   { href: "/products", label: "Products", permission: "dashboard.read" },
   { href: "/scans", label: "Scans", permission: "dashboard.read" },
+  { href: "/taps", label: "NFC taps", permission: "dashboard.read" },
   { href: "/branding", label: "Branding", permission: "dashboard.read" },
   { href: "/webhooks", label: "Webhooks", permission: "webhooks.manage" },
   { href: "/api-keys", label: "API keys", permission: "keys.manage" },

@@ -12,7 +12,7 @@ const PAGE = 50;
 const KINDS = [
   { value: "", text: "Everything" },
   { value: "product.", text: "Products" },
-  { value: "cert.", text: "Certificates" },
+  { value: "certificate.", text: "Certificates" },
   { value: "tag.", text: "NFC tags" },
   { value: "branding.", text: "Branding" },
   { value: "logo.", text: "Logo" },

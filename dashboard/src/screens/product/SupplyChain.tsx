@@ -22,12 +22,12 @@ export function SupplyChain({ events }: { events: PassportRecord["supply_chain_e
           <tbody>
             {events.map((event) => (
               <tr key={event.id}>
-                <th scope="row">{event.stage}</th>
+                <th scope="row">{stageName(event.stage)}</th>
                 <td>{event.factory_name ?? `#${event.factory_id}`}</td>
                 <td>{event.place ?? "—"}</td>
                 <td>{formatDateTime(event.time)}</td>
                 <td>
-                  <TxLink hash={event.tx_hash} url={event.explorer_url} label={`${event.stage} transaction`} />
+                  <TxLink hash={event.tx_hash} url={event.explorer_url} label={`${stageName(event.stage)} transaction`} />
                 </td>
               </tr>
             ))}
@@ -36,4 +36,10 @@ export function SupplyChain({ events }: { events: PassportRecord["supply_chain_e
       </TableScroll>
     </Section>
   );
+}
+
+/** "fibre_sourced" → "Fibre sourced": the stage as a person reads it. */
+function stageName(stage: string): string {
+  const words = stage.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

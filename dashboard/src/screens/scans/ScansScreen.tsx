@@ -84,7 +84,7 @@ export function ScansScreen() {
                       <tr>
                         <th scope="col">When</th>
                         <th scope="col">Product</th>
-                        <th scope="col">Tag check</th>
+                        <th scope="col">Passport</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -95,7 +95,7 @@ export function ScansScreen() {
                             <Link href={`/products/${scan.uid}`}>{scan.product_name}</Link>
                             <div className="muted mono small">{scan.uid}</div>
                           </th>
-                          <td>{scan.verified ? <Badge tone="ok">Verified tap</Badge> : <Badge tone="neutral">Not verified</Badge>}</td>
+                          <td>{scan.verified ? <Badge tone="ok">Verified on chain</Badge> : <Badge tone="neutral">Not verified on chain</Badge>}</td>
                         </tr>
                       ))}
                     </tbody>
