@@ -140,7 +140,7 @@ async function main() {
   try {
     await migrateLatest(db);
     await resetForNewLocalChain(db, deployment, config.onchainSchema);
-    demo = await seedDemo({ db, wallet, contracts, previous, demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined, log: () => undefined });
+    demo = await seedDemo({ db, wallet, contracts, previous, demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined, tagKeys: config.tags, log: () => undefined });
   } finally {
     await db.destroy();
     provider.destroy();

@@ -29,6 +29,9 @@ import { dashboardSessionRouter } from "./routes/dashboard/session/router";
 import { dashboardTeamRouter } from "./routes/dashboard/team/router";
 import { dashboardProductsRouter } from "./routes/dashboard/products/router";
 import { dashboardBrandRouter } from "./routes/dashboard/brand/router";
+import { dashboardTapAnalyticsRouter } from "./routes/dashboard/tap-analytics/router";
+import { dashboardTagsRouter } from "./routes/dashboard/tags/router";
+import { scanRouter } from "./routes/scan/router";
 import { dashboardAppRouter } from "./routes/dashboard/app/router";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
@@ -72,12 +75,15 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     certificatesV1Router(deps, openapi),
     certificatesRouter(deps, openapi),
     pagesRouter(deps, openapi),
+    scanRouter(deps, openapi),
     badgeRouter(deps, openapi),
     docsRouter(deps, openapi),
     dashboardSessionRouter(deps, openapi),
     dashboardTeamRouter(deps, openapi),
     dashboardProductsRouter(deps, openapi),
     dashboardBrandRouter(deps, openapi),
+    dashboardTapAnalyticsRouter(deps, openapi),
+    dashboardTagsRouter(deps, openapi),
     dashboardAppRouter(deps, openapi),
   ];
 }

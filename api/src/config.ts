@@ -245,6 +245,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && config.secretsKey.equals(Buffer.from(LOCAL_SECRETS_KEY, "base64"))) {
     problems.push("SECRETS_KEY must not be the public local key in production");
   }
+  // One key for two jobs: whoever reads the webhook secrets' key could then make tags that pass as any brand's.
+  if (production && config.tags.masterKey.length === 32 && config.tags.masterKey.equals(config.secretsKey)) {
+    problems.push("TAG_MASTER_KEY must not be the same key as SECRETS_KEY in production");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -19,7 +19,7 @@ import { ProductsScreen } from "./screens/products/ProductsScreen";
 import { ResetPasswordScreen } from "./screens/reset-password/ResetPasswordScreen";
 import { ScansScreen } from "./screens/scans/ScansScreen";
 import { SignInScreen } from "./screens/sign-in/SignInScreen";
-import { ProvisionScreen } from "./screens/taps/ProvisionScreen";
+import { TagsScreen } from "./screens/taps/TagsScreen";
 import { TapsScreen } from "./screens/taps/TapsScreen";
 import { TeamScreen } from "./screens/team/TeamScreen";
 import { UsageScreen } from "./screens/usage/UsageScreen";
@@ -120,10 +120,8 @@ function SignedIn() {
         <Route path="/taps">
           <TapsScreen />
         </Route>
-        <Route path="/taps/provision">
-          <Requires permission="tags.assign" what="provisioning NFC tags">
-            <ProvisionScreen />
-          </Requires>
+        <Route path="/taps/tags">
+          <TagsScreen />
         </Route>
         <Route path="/branding">
           <BrandingScreen />

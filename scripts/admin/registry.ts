@@ -9,6 +9,7 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./branding"),
   () => import("./dashboard-webhook"),
   () => import("./brand-users"),
+  () => import("./tags"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

@@ -1,11 +1,12 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
-// few products, some of them minted. Rows are created once, through the same services the API and the admin CLI use
-// (so the demo data is what they would make); chain state is re-created on every new local chain.
+// few products, some of them minted, each minted one with an NTAG 424 DNA tag. Rows are created once, through the same
+// services the API and the admin CLI use (so the demo data is what they would make); chain state is re-created on
+// every new local chain.
 import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { getBytes, hexlify, toUtf8Bytes } from "ethers";
+import { hexlify, toUtf8Bytes } from "ethers";
 import { createOperator, operatorExists, setOperatorPassword } from "../../api/src/auth/operators";
 import { getStoredBranding, setBranding } from "../../api/src/brands/branding";
 import { createBrand, ensureKey, getBrand, issueKey, productDefaults, setProductDefaults, type BrandRecord } from "../../api/src/brands/service";
@@ -19,6 +20,10 @@ import { dataHashOf, passportContentFor, tokenIdOf, type FiberShare } from "../.
 import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
 import { findProductByUid } from "../../api/src/products/products.repo";
 import { registerProduct } from "../../api/src/products/service";
+import { LOCAL_TAG_MASTER_KEY, type Config } from "../../api/src/config";
+import { provisionTags } from "../../api/src/tags/provisioning";
+import { tagHashOf } from "../../api/src/tags/service";
+import { tagKeyProvider } from "../../api/src/tags/verification";
 
 export type FactorySeed = {
   factory_id: number;
@@ -43,7 +48,17 @@ export type DemoState = {
   brand_users: { owner: { email: string; password: string }; cashier: { email: string; password: string } };
   factory_ids: number[];
   products: Array<{ uid: string; minted: boolean }>;
+  /**
+   * The NTAG 424 DNA tag of each minted product, bound to it and assigned on chain. The keys (hex) are given only
+   * when they derive from the public local TAG_MASTER_KEY, so anyone can emulate a tap (scripts/lib/tap-emulator.ts).
+   */
+  tags: DemoTag[];
 };
+
+export type DemoTag = { tag_uid: string; product_uid: string; type: "NTAG424"; sdm_meta_read_key?: string; sdm_file_read_key?: string };
+
+/** The master key and key version the API derives tag keys with: local mode's public defaults unless told. */
+export const LOCAL_TAG_KEYS: Config["tags"] = Object.freeze({ masterKey: Buffer.from(LOCAL_TAG_MASTER_KEY, "base64"), keyVersion: 1 });
 
 export function loadFactories(): FactorySeed[] {
   return JSON.parse(readFileSync(path.join(__dirname, "..", "data", "factories.json"), "utf8")) as FactorySeed[];
@@ -95,6 +110,8 @@ export async function seedDemo(options: {
   previous: Partial<DemoState> | undefined;
   demoApiKey: string | undefined;
   log: (line: string) => void;
+  /** The API's config.tags, so demo tags verify under its keys (default: the public local master key, version 1). */
+  tagKeys?: Config["tags"];
 }): Promise<DemoState> {
   const { db, wallet, contracts, log } = options;
   const factories = loadFactories();
@@ -156,6 +173,7 @@ export async function seedDemo(options: {
     products.push({ uid, minted: demo.minted });
   }
   log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
+  const tags = await seedDemoTags(db, wallet, contracts, brand.id, products.filter((p) => p.minted).map((p) => p.uid), options.tagKeys ?? LOCAL_TAG_KEYS);
 
   return {
     brand_slug: BRAND.slug,
@@ -165,7 +183,51 @@ export async function seedDemo(options: {
     brand_users: { owner: { email: OWNER_EMAIL, password: owner }, cashier: { email: CASHIER_EMAIL, password: cashier } },
     factory_ids: factories.map((f) => f.factory_id),
     products,
+    tags,
   };
+}
+
+/** A demo product's tag UID: 7 bytes, NXP's manufacturer byte 04 then six derived from the product UID (stable). */
+export function demoTagUidOf(productUid: string): string {
+  return `04${createHash("sha256").update(`demo-tag:${productUid}`).digest("hex").slice(0, 12)}`.toUpperCase();
+}
+
+/**
+ * Gives each product an NTAG 424 DNA tag: its record bound to the product (provisioned once, as the dashboard would),
+ * and its hash assigned on chain (on every new chain). Returns the tags with their keys if the keys are public.
+ */
+async function seedDemoTags(db: Knex, wallet: SharedWallet, contracts: Contracts, brandId: number, productUids: string[], tagKeys: Config["tags"]): Promise<DemoTag[]> {
+  const tagUids = productUids.map(demoTagUidOf);
+  const bound = await db("app.tags as t")
+    .join("app.products as p", "p.id", "t.product_id")
+    .where({ "t.brand_id": brandId, "t.status": "active", "t.chip": "NTAG424", "t.key_version": tagKeys.keyVersion })
+    .whereIn("t.tag_uid", tagUids)
+    .select<Array<{ tag_uid: string; uid: string }>>("t.tag_uid", "p.uid");
+  const alreadyBound = bound.filter((row) => productUids[tagUids.indexOf(row.tag_uid)] === row.uid).length === tagUids.length;
+  if (!alreadyBound && tagUids.length > 0) {
+    await provisionTags({ db, config: { tags: tagKeys } }, brandId, { system: "demo seed" }, { chip: "NTAG424", tagUids, productUids }, { withKeys: false });
+  }
+
+  // On chain, keccak256 of the UID (tagHashOf, as the dashboard assigns); a tag the chain holds already is left.
+  const sent = [];
+  for (const [i, productUid] of productUids.entries()) {
+    const tokenId = tokenIdOf(productUid);
+    const tagHash = tagHashOf(tagUids[i]!);
+    if ((await contracts.passport.passportOfTag(tagHash)).toString() === tokenId) continue;
+    sent.push(await wallet.send(() => contracts.passport.assignTag(tokenId, tagHash)));
+  }
+  await Promise.all(sent.map((tx) => tx.wait()));
+
+  const publicKeys = tagKeys.masterKey.equals(LOCAL_TAG_KEYS.masterKey);
+  const provider = tagKeyProvider({ tags: tagKeys });
+  return Promise.all(
+    productUids.map(async (productUid, i) => {
+      const tag: DemoTag = { tag_uid: tagUids[i]!, product_uid: productUid, type: "NTAG424" };
+      if (!publicKeys) return tag;
+      const keys = await provider.keysFor(tag.tag_uid, tagKeys.keyVersion);
+      return { ...tag, sdm_meta_read_key: keys.sdmMetaRead.toString("hex").toUpperCase(), sdm_file_read_key: keys.sdmFileRead.toString("hex").toUpperCase() };
+    }),
+  );
 }
 
 function demoBrand(brand: BrandRecord) {
@@ -223,7 +285,8 @@ async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contr
   const content = passportContentFor(row);
   const dataHash = dataHashOf(content);
   const tx = await wallet.send(() => contracts.passport.mint(wallet.address, tokenId, demo.factory_id, dataHash));
-  const followUps = [await wallet.send(() => contracts.passport.assignTag(tokenId, hexlify(keccakTag(uid))))];
+  // The product's tag is assigned by seedDemoTags, once the passport exists.
+  const followUps = [];
   for (const stage of DEMO_STAGES) {
     const details = dataHashOf({ uid, stage, factory_id: demo.factory_id });
     followUps.push(await wallet.send(() => contracts.passport.recordSupplyChainEvent(tokenId, demo.factory_id, stage, details)));
@@ -247,7 +310,3 @@ function countryBytes(country: string): string {
   return hexlify(toUtf8Bytes(country)).padEnd(6, "0");
 }
 
-/** The demo tags' UIDs are the product UIDs with a suffix; real tags carry their own NFC UID. */
-function keccakTag(uid: string): Uint8Array {
-  return getBytes(dataHashOf({ tag_uid: `${uid}-NFC` }));
-}

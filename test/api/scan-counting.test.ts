@@ -9,6 +9,7 @@ import { createProvider } from "../../api/src/chain/provider";
 import { createLogger } from "../../api/src/logger";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { ScanRecorder, SCAN_COUNTING } from "../../api/src/scans/scan-recorder";
+import { emulateTap, scanUrlOf } from "../../scripts/lib/tap-emulator";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
@@ -106,16 +107,25 @@ describe("scan counting", () => {
     expect(await outboxEvent(`scan.verified:${scan.id}`)).to.equal(undefined);
   });
 
-  it("emits scan.verified too when the product is verified on chain", async () => {
-    const minted = stack.demo.products.find((p) => p.minted)!.uid;
-    const before = await lastScan(minted);
+  it("emits scan.verified only for an authentic tap of a passport verified on chain, not for a plain view of it", async () => {
+    const demoTag = stack.demo.tags[0]!;
+    const minted = demoTag.product_uid;
     await views([[minted, "203.0.113.51"]]);
-    const scan = (await lastScan(minted))!;
-    expect(scan.id).to.not.equal(before?.id);
-    expect(scan.verified).to.equal(true);
-    const verified = await outboxEvent(`scan.verified:${scan.id}`);
+    const plain = (await lastScan(minted))!;
+    expect(plain.verified).to.equal(true);
+    expect((await outboxEvent(`scan.detected:${plain.id}`))?.type).to.equal("scan.detected");
+    expect(await outboxEvent(`scan.verified:${plain.id}`), "a plain view proves no tag").to.equal(undefined);
+
+    const { last_counter } = await stack.api.db("app.tags").where({ tag_uid: demoTag.tag_uid }).first<{ last_counter: number }>("last_counter");
+    const keys = { sdmMetaRead: Buffer.from(demoTag.sdm_meta_read_key!, "hex"), sdmFileRead: Buffer.from(demoTag.sdm_file_read_key!, "hex") };
+    const url = scanUrlOf(base, minted, emulateTap({ uid: demoTag.tag_uid, counter: last_counter + 1, keys }));
+    const res = await fetch(url, { headers: { "X-Forwarded-For": "203.0.113.60" } });
+    expect(res.status).to.equal(200);
+    await recorder.drain();
+    const tapped = (await lastScan(minted))!;
+    expect(tapped.id).to.not.equal(plain.id);
+    const verified = await outboxEvent(`scan.verified:${tapped.id}`);
     expect(verified?.payload).to.include({ event: "scan.verified", uid: minted, verified: true, token_id: tokenIdOf(minted) });
-    expect((await outboxEvent(`scan.detected:${scan.id}`))?.type).to.equal("scan.detected");
   });
 
   it("does not count HEAD requests or browser prefetches", async () => {

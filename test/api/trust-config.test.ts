@@ -104,6 +104,21 @@ describe("configuration fails closed", () => {
       expect(problemsOf({ ...PRODUCTION, TAG_MASTER_KEY: "short" }).join("\n")).to.match(/TAG_MASTER_KEY must be 32 bytes/);
     });
 
+    it("refuses a TAG_MASTER_KEY equal to SECRETS_KEY, however each is written", () => {
+      const key = Buffer.from("5e".repeat(32), "hex");
+      for (const [secrets, tags] of [
+        [key.toString("hex"), key.toString("hex")],
+        [key.toString("hex"), key.toString("base64")],
+        [key.toString("base64"), key.toString("hex").toUpperCase()],
+      ]) {
+        expect(problemsOf({ ...PRODUCTION, SECRETS_KEY: secrets!, TAG_MASTER_KEY: tags! }), `${secrets} / ${tags}`).to.deep.equal([
+          "TAG_MASTER_KEY must not be the same key as SECRETS_KEY in production",
+        ]);
+      }
+      // Local mode keeps its two public defaults, which differ anyway.
+      expect(problemsOf({ SECRETS_KEY: key.toString("hex"), TAG_MASTER_KEY: key.toString("hex") })).to.deep.equal([]);
+    });
+
     it("trusts X-Forwarded-For only when TRUSTED_PROXY_HOPS is set", () => {
       expect(loadConfig(PRODUCTION).trustedProxyHops).to.equal(0);
       expect(loadConfig({ ...PRODUCTION, TRUSTED_PROXY_HOPS: "1" }).trustedProxyHops).to.equal(1);

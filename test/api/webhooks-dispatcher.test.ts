@@ -218,7 +218,7 @@ describe("webhook outbox and dispatcher", () => {
         const ids: number[] = [];
         for (const verified of [true, false]) {
           const [scan] = await trx("app.scan_events").insert({ product_id: product!.id, verified }).returning<Array<{ id: number }>>("id");
-          await emitScan(trx, { brandId, scanId: scan!.id, uid: "WH-SCAN0001", verified, tokenId: verified ? "77" : null, txHash: verified ? `0x${"cd".repeat(32)}` : null, at: new Date() });
+          await emitScan(trx, { brandId, scanId: scan!.id, uid: "WH-SCAN0001", verified, verdict: verified ? "authentic" : "unverified", tokenId: verified ? "77" : null, txHash: verified ? `0x${"cd".repeat(32)}` : null, at: new Date() });
           ids.push(scan!.id);
         }
         return ids;

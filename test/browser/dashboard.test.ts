@@ -170,7 +170,7 @@ describe("dashboard in the browser", function () {
         // Who is signed in, and the owner's whole navigation.
         expect(await page.getByRole("banner").textContent()).to.include(`${stack.demo.brand_users.owner.email} (owner)`);
         const nav = page.getByRole("navigation", { name: "Dashboard" });
-        for (const item of ["Overview", "Products", "Scans", "Branding", "Webhooks", "API keys", "Team", "Audit log", "Plan and usage", "Account"])
+        for (const item of ["Overview", "Products", "Scans", "NFC taps", "Branding", "Webhooks", "API keys", "Team", "Audit log", "Plan and usage", "Account"])
           await nav.getByRole("link", { name: item, exact: true }).waitFor({ timeout: 1000 });
       } finally {
         await context.close();
@@ -475,6 +475,8 @@ describe("dashboard in the browser", function () {
       { name: "import", path: "/dashboard/imports", title: "Import products from CSV" },
       ...(importId ? [{ name: "import-result", path: `/dashboard/imports/${importId}`, title: "Product import" }] : []),
       { name: "scans", path: "/dashboard/scans", title: "Scans" },
+      { name: "taps", path: "/dashboard/taps", title: "NFC taps" },
+      { name: "tags", path: "/dashboard/taps/tags", title: "NFC tags" },
       { name: "branding", path: "/dashboard/branding", title: "Branding" },
       { name: "webhooks", path: "/dashboard/webhooks", title: "Webhooks" },
       { name: "api-keys", path: "/dashboard/api-keys", title: "API keys" },

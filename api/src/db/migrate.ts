@@ -20,6 +20,7 @@ import * as brandUsers from "./migrations/018-brand-users";
 import * as dashboardProducts from "./migrations/019-dashboard-products";
 import * as brandLogos from "./migrations/020-brand-logos";
 import * as nfcTags from "./migrations/021-nfc-tags";
+import * as tagProvisioning from "./migrations/022-tag-provisioning";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "019-dashboard-products": dashboardProducts,
   "020-brand-logos": brandLogos,
   "021-nfc-tags": nfcTags,
+  "022-tag-provisioning": tagProvisioning,
 };
 
 const source: Knex.MigrationSource<string> = {

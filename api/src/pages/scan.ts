@@ -1,5 +1,6 @@
 // The scan page (GET /scan/{uid}): what a shopper sees after tapping the NFC tag, mobile first.
 import type { PublicRecord } from "../passports/public-record";
+import { shopperWords, type TagChip, type TapVerdict } from "../tags/verdicts";
 import { CARBON_BOUNDS, CARBON_LABELS, formatKg, ratingOf } from "./carbon";
 import { html, type SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
@@ -113,13 +114,37 @@ export function safeLink(url: string): string {
   return /^https?:\/\//i.test(url) ? url : "#";
 }
 
-export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUrl: string; pdfUrl: string | null }): RenderedPage {
+/** The verdict of a checked tap (a URL with SUN parameters), as the scan page shows it. */
+export type TapNotice = { verdict: Exclude<TapVerdict, "unverified">; chip: TagChip | null };
+
+/** Tones of the tap card: the theme has danger and info alerts; a warning and a confirmation are this page's own. */
+const TAP_CSS = `
+.alert.warning{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}
+.alert.ok{background:#dafbe1;color:#116329;border:1px solid #4ac26b}
+.alert .detail{font-weight:400;margin:4px 0 0}`;
+
+/**
+ * The headline of a checked tap, first on the page: green for an authentic tap, amber for a replayed link or an
+ * unknown tag, red for a forged or misplaced tag. The words are for shoppers (tags/verdicts.ts).
+ */
+export function tapCard(notice: TapNotice, brandName: string): SafeHtml {
+  const words = shopperWords(notice.verdict, brandName);
+  const tone = words.tone === "neutral" ? "info" : words.tone;
+  const mark = tone === "ok" ? "✓ " : tone === "danger" ? "✗ " : "";
+  const role = tone === "danger" || tone === "warning" ? html` role="alert"` : html``;
+  const assurance =
+    notice.verdict === "authentic" && notice.chip === "NTAG424" ? html`<p class="detail">Secure tag (NTAG 424 DNA): it cannot be copied without the brand's keys.</p>` : "";
+  return html`<section class="alert ${tone} tap" aria-label="Tag check"${role}><p>${mark}${words.headline}</p><p class="detail">${words.detail}</p>${assurance}</section>`;
+}
+
+export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUrl: string; pdfUrl: string | null; tap?: TapNotice }): RenderedPage {
   const { record, brand } = input;
   const product = record.content.product;
   const certified = record.blockchain.verified;
   const title = `${product.name} · ${brand.name}`;
   const body = html`${brandHeader(brand)}
 <main>
+${input.tap ? tapCard(input.tap, brand.name) : ""}
 ${passportWarnings(record)}
 <section class="card"><p class="eyebrow category">${product.category}</p><h1>${product.name}</h1>${verificationBadge(record)}
 ${product.description ? html`<p>${product.description}</p>` : ""}</section>
@@ -140,6 +165,7 @@ ${dppFooter(brand)}`;
     title,
     body,
     brand,
+    ...(input.tap ? { extraCss: TAP_CSS } : {}),
     head: html`${openGraph({
       title,
       description: `${certified ? "Verified" : "Digital"} product passport: ${CARBON_LABELS[ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e)]} carbon footprint, materials, origin and care.`,

@@ -5,11 +5,18 @@
 // hour across products (app.admit_scan decides, so replicas agree). Each counted scan is one scan row, one unit of
 // the brand's monthly scans and its webhook events (recordScan); a view that does not count writes nothing else.
 // When the queue is full, views are not counted rather than waited for: the page never depends on this.
+//
+// A view carries its tap verdict (tags/verification.ts). An authentic tap counts even inside the client's window for
+// the product: each one is a new physical read of the tag (its counter moved on), and it is the scan that sends
+// `scan.verified`; the hourly bound per client and the monthly quota still apply. A plain view that counts is also
+// recorded as an `unverified` tap.
 import { isIPv4, isIPv6 } from "node:net";
 import type { AppDeps } from "../deps";
 import { admitScan, pruneScanAdmissions } from "./scans.repo";
 import type { PassportPage } from "../passports/passport-page";
 import { recordScan } from "./service";
+import { recordUnverifiedTap } from "../tags/verification";
+import type { TapVerdict } from "../tags/verdicts";
 
 export const SCAN_COUNTING = Object.freeze({
   /** A client's repeated views of one product inside this window are one scan. */
@@ -27,7 +34,12 @@ export const SCAN_COUNTING = Object.freeze({
 
 export type ScanOffer = "queued" | "repeat" | "dropped";
 
-type PendingScan = { key: string; client: string; view: PassportPage };
+/** The verdict of the view's tap and the client's coarse region, as the route learnt them. */
+export type ViewTap = { verdict: TapVerdict; region: string | null };
+
+const PLAIN_VIEW: ViewTap = Object.freeze({ verdict: "unverified", region: null });
+
+type PendingScan = { key: string; client: string; view: PassportPage; tap: ViewTap };
 
 export class ScanRecorder {
   private readonly queue: PendingScan[] = [];
@@ -44,17 +56,17 @@ export class ScanRecorder {
   }
 
   /** Offers one view of the scan page by `client` (clientKeyOf); never waits and never throws. */
-  offer(client: string, view: PassportPage, now = Date.now()): ScanOffer {
+  offer(client: string, view: PassportPage, tap: ViewTap = PLAIN_VIEW, now = Date.now()): ScanOffer {
     const key = `${client}\t${view.passport.product.id}`;
     const seen = this.recent.get(key);
-    if (seen !== undefined && now - seen < SCAN_COUNTING.windowSeconds * 1000) return "repeat";
+    if (tap.verdict !== "authentic" && seen !== undefined && now - seen < SCAN_COUNTING.windowSeconds * 1000) return "repeat";
     if (this.queue.length >= SCAN_COUNTING.queueMax) {
       if (!this.saturated) this.deps.logger.warn({ queued: this.queue.length }, "scan counting saturated: views are shown but not counted");
       this.saturated = true;
       return "dropped";
     }
     this.remember(key, now);
-    this.queue.push({ key, client, view });
+    this.queue.push({ key, client, view, tap });
     this.pump();
     return "queued";
   }
@@ -85,13 +97,16 @@ export class ScanRecorder {
     }
   }
 
-  private async count({ key, client, view }: PendingScan): Promise<void> {
+  private async count({ key, client, view, tap }: PendingScan): Promise<void> {
     const { logger, db } = this.deps;
     const uid = view.record.uid;
     try {
-      const admitted = await admitScan(db, client, view.passport.product.id, SCAN_COUNTING.windowSeconds, SCAN_COUNTING.perClientPerHour);
+      // A window of 0 admits an authentic tap whenever the client's hourly bound allows (and restarts the window).
+      const window = tap.verdict === "authentic" ? 0 : SCAN_COUNTING.windowSeconds;
+      const admitted = await admitScan(db, client, view.passport.product.id, window, SCAN_COUNTING.perClientPerHour);
       if (!admitted) return;
-      const outcome = await recordScan(this.deps, view);
+      if (tap.verdict === "unverified") await recordUnverifiedTap(db, { brandId: view.brandRow.id, productId: view.passport.product.id, region: tap.region });
+      const outcome = await recordScan(this.deps, view, tap.verdict);
       if (!outcome.recorded) logger.warn({ brandId: view.brandRow.id, uid }, "scan not recorded: monthly scan quota exhausted");
     } catch (error) {
       // A lost count is logged, not retried; the next view of the pair may count.

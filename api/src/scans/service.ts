@@ -4,6 +4,7 @@ import { MonthlyLimitError } from "../errors";
 import { consumeQuota } from "../metering/service";
 import type { PassportPage } from "../passports/passport-page";
 import { effectiveLimits } from "../plans/catalogue";
+import type { TapVerdict } from "../tags/verdicts";
 import { emitScan } from "../webhooks/emitters";
 import { insertScanEvent } from "./scans.repo";
 
@@ -13,11 +14,11 @@ export type ScanOutcome = { recorded: true; scanId: number } | { recorded: false
 class QuotaExhausted extends Error {}
 
 /**
- * Records one view of the scan page: the scan row, `scan.detected` and, when the passport is verified,
- * `scan.verified`, and one unit of the brand's monthly scans, all in one transaction. When the quota is exhausted
- * nothing is written (the shopper still sees the page; the scan recorder logs it).
+ * Records one view of the scan page: the scan row, `scan.detected` and, when it was an authentic tap of a passport
+ * verified on chain, `scan.verified`, and one unit of the brand's monthly scans, all in one transaction. When the
+ * quota is exhausted nothing is written (the shopper still sees the page; the scan recorder logs it).
  */
-export async function recordScan(deps: AppDeps, view: PassportPage): Promise<ScanOutcome> {
+export async function recordScan(deps: AppDeps, view: PassportPage, verdict: TapVerdict = "unverified"): Promise<ScanOutcome> {
   const { brandRow, record, passport } = view;
   const limits = effectiveLimits({ plan: brandRow.plan, limit_overrides: brandRow.limitOverrides });
   const verified = record.blockchain.verified;
@@ -29,6 +30,7 @@ export async function recordScan(deps: AppDeps, view: PassportPage): Promise<Sca
         scanId: scan.id,
         uid: record.uid,
         verified,
+        verdict,
         tokenId: record.blockchain.tx_hash ? record.blockchain.token_id : null,
         txHash: record.blockchain.tx_hash,
         at: scan.scannedAt,

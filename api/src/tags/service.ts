@@ -1,8 +1,10 @@
 // NFC tags a brand links to its products from the dashboard: claimed in Postgres (a tag on one product only, one
 // assignment in flight per product), written on chain with ProductPassport.assignTag, and confirmed. The
 // `tag.assigned` webhook is not sent from here: the confirmation watcher (webhooks/watcher.ts) sends it once the
-// indexer holds the assignment at the confirmation depth, as for tags a factory assigns.
+// indexer holds the assignment at the confirmation depth, as for tags a factory assigns. A 7-byte UID also gets the
+// brand's tag record (app.tags, which tap verification reads), bound to the product once the chain confirms.
 import { keccak256, toUtf8Bytes } from "ethers";
+import type { Knex } from "../db/knex";
 import type { AppDeps } from "../deps";
 import { recordAudit, type Actor } from "../audit/service";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../errors";
@@ -12,6 +14,8 @@ import { tokenIdOf } from "../passports/content";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed } from "../products/passport-writes";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
 import { lockProduct } from "../products/versions.repo";
+import { bindTagToProduct, ensureTagRecord } from "./tag-records.repo";
+import type { TagChip } from "./verdicts";
 import {
   claimTag,
   findAssignedTag,
@@ -30,8 +34,18 @@ export function tagHashOf(tagUid: string): string {
 
 export type AssignedTag = { tagHash: string; txHash: string; explorerUrl: string };
 
-/** Assigns the NFC tag `tagUid` to the brand's product (replacing its tag, if it had one). The passport must be minted. */
-export async function assignProductTag(deps: AppDeps, brandId: number, actor: Actor, uid: string, tagUid: string): Promise<AssignedTag> {
+/**
+ * Assigns the NFC tag `tagUid` to the brand's product (replacing its tag, if it had one). The passport must be minted.
+ * `chip` says what the tag is when it has no record yet (or corrects it); without it a new record is an NTAG215.
+ */
+export async function assignProductTag(
+  deps: AppDeps,
+  brandId: number,
+  actor: Actor,
+  uid: string,
+  tagUid: string,
+  options: { chip?: TagChip } = {},
+): Promise<AssignedTag> {
   const product = await findProductByUid(deps.db, uid, brandId);
   if (!product) throw new NotFoundError("Product");
   if (product.passport_status !== "minted") throw new ConflictError("Issue the product's certificate first: a tag is linked to its passport on chain.");
@@ -45,6 +59,10 @@ export async function assignProductTag(deps: AppDeps, brandId: number, actor: Ac
 
   const claim = await deps.db.transaction(async (trx) => {
     if ((await lockProduct(trx, brandId, product.uid)) === undefined) throw new NotFoundError("Product");
+    if (hasTagRecord(tagUid)) {
+      const record = await ensureTagRecord(trx, { brandId, tagUid: tagUid.toUpperCase(), chip: options.chip, keyVersion: deps.config.tags.keyVersion });
+      if (!record) throw new ConflictError("This tag is registered to another brand.");
+    }
     const claimed = await claimTag(trx, { brandId, productId: product.id, tagUid: tagUid.toUpperCase(), tagHash });
     if ("row" in claimed) return claimed.row;
     if (claimed.conflict === "product") throw new ConflictError("Another tag is being assigned to this product; try again in a moment.");
@@ -65,7 +83,7 @@ export async function assignProductTag(deps: AppDeps, brandId: number, actor: Ac
   try {
     const confirmed = await confirmPassportWrite(deps, sent);
     await deps.db.transaction(async (trx) => {
-      if (await markTagAssigned(trx, claim, confirmed)) {
+      if (await markAssignedAndBind(trx, claim, confirmed)) {
         await recordAudit(trx, brandId, actor, { action: "tag.assigned", target: product.uid, details: { tag_hash: tagHash, tx_hash: sent.hash } });
       }
     });
@@ -98,7 +116,7 @@ export async function settlePendingTag(deps: AppDeps, product: ProductRow): Prom
 
 async function settle(deps: AppDeps, row: ProductTagRow, confirmed: { txHash: string | null; blockNumber: number | null }): Promise<void> {
   await deps.db.transaction(async (trx) => {
-    if (await markTagAssigned(trx, row, confirmed)) {
+    if (await markAssignedAndBind(trx, row, confirmed)) {
       await recordAudit(trx, row.brand_id, { system: "tag assignment (confirmed later)" }, { action: "tag.assigned", target: null, details: { tag_hash: row.tag_hash, tx_hash: confirmed.txHash } });
     }
   });
@@ -121,6 +139,22 @@ export async function productTag(deps: AppDeps, product: ProductRow, chainTagHas
   const own = await findAssignedTag(deps.db, product.id);
   if (own) return { tagHash: own.tag_hash, txHash: own.tx_hash, explorerUrl: own.tx_hash ? explorerTxUrl(deps.config, own.tx_hash) : null };
   return chainTagHash ? { tagHash: chainTagHash, txHash: null, explorerUrl: null } : null;
+}
+
+/** app.tags holds 7-byte UIDs (NTAG 424 DNA, NTAG215); 4- and 10-byte tags are assigned on chain only. */
+function hasTagRecord(tagUid: string): boolean {
+  return /^[0-9A-Fa-f]{14}$/.test(tagUid);
+}
+
+/**
+ * markTagAssigned, and the brand's tag record follows the chain: bound to the product, and the tag the contract
+ * freed from it (the product's assignment until now) unbound.
+ */
+async function markAssignedAndBind(trx: Knex, row: ProductTagRow, confirmed: { txHash: string | null; blockNumber: number | null }): Promise<boolean> {
+  const freed = await findAssignedTag(trx, row.product_id);
+  if (!(await markTagAssigned(trx, row, confirmed))) return false;
+  if (hasTagRecord(row.tag_uid)) await bindTagToProduct(trx, { brandId: row.brand_id, tagUid: row.tag_uid, productId: row.product_id, freedTagUid: freed?.tag_uid });
+  return true;
 }
 
 function tagTaken(sameProduct: boolean): ConflictError {

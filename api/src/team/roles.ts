@@ -13,8 +13,10 @@ export const PERMISSIONS = {
   "products.write": ["owner", "admin", "editor"],
   /** Mint a product's passport on chain (uses the certificate quota). */
   "certificates.issue": ["owner", "admin", "editor"],
-  /** Link an NFC tag to a product (on chain). */
+  /** Link an NFC tag to a product (on chain); provision a batch of tags (their URL templates). */
   "tags.assign": ["owner", "admin", "editor"],
+  /** Receive the SUN keys of NTAG 424 DNA tags when provisioning: with them anyone can make tags that pass as the brand's. */
+  "tags.keys": ["owner", "admin"],
   /** Logo, colours, tagline, about, social links. */
   "branding.write": ["owner", "admin"],
   /** Dashboard webhook URL and v1 subscriptions: create, test, redeliver, rotate secrets. */

@@ -1,15 +1,30 @@
 // Which operation emits which events: one function per producing fact, called inside the producer's transaction.
 // cert.issued is enqueued by passport issuance (passports/issuance.ts); product.certified and tag.assigned by the
-// confirmation watcher (watcher.ts). Scans and orders have no producing route yet: these are their entry points.
+// confirmation watcher (watcher.ts); scans by the scan recorder (scans/), orders have no producing route yet.
 import type { Knex } from "../db/knex";
+import type { TapVerdict } from "../tags/verdicts";
 import { orderPayload, scanPayload, type Order } from "./events";
 import { enqueueEvent } from "./outbox";
 
-export type ScanFact = { brandId: number; scanId: number; uid: string; verified: boolean; tokenId: string | null; txHash: string | null; at: Date };
+/**
+ * A counted scan. `verified`: the passport is verified on chain. `verdict`: what the tap's SUN check concluded
+ * (tags/verification.ts); a scan without one was not a checked tap.
+ */
+export type ScanFact = {
+  brandId: number;
+  scanId: number;
+  uid: string;
+  verified: boolean;
+  verdict?: TapVerdict;
+  tokenId: string | null;
+  txHash: string | null;
+  at: Date;
+};
 
 /**
- * A recorded tag scan (a row of app.scan_events): `scan.detected` for v1 subscribers on every scan, and
- * `scan.verified` for the dashboard when the product checked out on chain. Returns the event ids.
+ * A recorded tag scan (a row of app.scan_events): `scan.detected` for v1 subscribers on every counted scan, and
+ * `scan.verified` for the dashboard only when the scan was an authentic tap (its SUN signature checked and its counter
+ * accepted) of a passport verified on chain: the spec's "tag scanned and product verified". Returns the event ids.
  */
 export async function emitScan(trx: Knex, scan: ScanFact): Promise<string[]> {
   const ids = [
@@ -20,7 +35,7 @@ export async function emitScan(trx: Knex, scan: ScanFact): Promise<string[]> {
       dedupeKey: `scan.detected:${scan.scanId}`,
     }),
   ];
-  if (scan.verified) {
+  if (scan.verified && scan.verdict === "authentic") {
     ids.push(
       await enqueueEvent(trx, {
         brandId: scan.brandId,

@@ -16,6 +16,8 @@ import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recor
 import { brandProfile } from "../../brands/brand-profile";
 import { qrSvg } from "../../pages/qr-code";
 import { passportPage } from "../../passports/passport-page";
+import { checkTap, UNVERIFIED_TAP } from "../../tags/verification";
+import { clientRegionOf } from "../scan/client-region";
 
 const PASSPORT_ERRORS = {
   notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",
@@ -67,21 +69,32 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       auth: "public",
       summary: "Scan page: what a shopper sees after tapping the NFC tag (white-label, mobile first); views are counted as scans",
       description:
-        `A GET (not HEAD, not browser prefetch) records a scan once per client and product in ${SCAN_COUNTING.windowSeconds / 60} minutes, ` +
+        "An NTAG 424 DNA tag opens it with SUN parameters (`picc_data`, `cmac`, optionally `enc`): the page then checks " +
+        "the tap (as GET /api/scan/{uid}) and says first, in words for shoppers, whether it is authentic, replayed, " +
+        "invalid, from an unknown tag or from another product's tag; a malformed parameter is an invalid tap, never an " +
+        "error page. Without them nothing is checked. Other query parameters are ignored. " +
+        `A GET (not HEAD, not browser prefetch) records a scan once per client and product in ${SCAN_COUNTING.windowSeconds / 60} minutes ` +
+        "(an authentic tap counts each time), " +
         `and at most ${SCAN_COUNTING.perClientPerHour} per client (IPv4 address or IPv6 /64) an hour: a row in scan_events, ` +
-        "one unit of the brand's monthly scans, webhook events scan.detected and (when verified) scan.verified. Counting " +
-        "happens after the response; the page is the same whether or not the view counted, and with the quota exhausted. " +
-        "Cache-Control: no-store.",
+        "one unit of the brand's monthly scans, webhook events scan.detected and (for an authentic tap of a passport " +
+        "verified on chain) scan.verified. Counting happens after the response; the page is the same whether or not the " +
+        "view counted, and with the quota exhausted. HEAD and prefetches check no tap. Cache-Control: no-store.",
       params: uidParam,
       before: [passportErrors],
       responses: passportResponses,
       handler: async (ctx) => {
         const view = await passportPage(deps, ctx.params.uid);
-        // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan. Counting
+        // Only a real view counts: HEAD (link checkers) and browser prefetches see the page without a scan, and check
+        // no tap (checking accepts the counter, and the shopper's own view would then read as replayed). Counting
         // happens after the response, if at all: the shopper never waits for it and never sees its outcome.
-        if (ctx.method === "GET" && !isPrefetch(ctx)) scans.offer(clientKeyOf(ctx.ip), view);
+        const live = ctx.method === "GET" && !isPrefetch(ctx);
+        const region = clientRegionOf(ctx, config);
+        const product = { id: view.passport.product.id, brandId: view.passport.product.brand_id };
+        const tap = live ? await checkTap(deps, product, ctx.query, region) : UNVERIFIED_TAP;
+        if (live) scans.offer(clientKeyOf(ctx.ip), view, { verdict: tap.verdict, region });
         const pageUrl = productLinks(config, view.record.uid).scan_url;
-        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "no-store");
+        const notice = tap.verdict === "unverified" ? undefined : { verdict: tap.verdict, chip: tap.chip };
+        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice }), "no-store");
       },
     }),
     defineRoute({

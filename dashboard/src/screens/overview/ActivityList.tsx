@@ -11,6 +11,7 @@ const ACTIONS: Record<string, string> = {
   "product.status_changed": "changed the status of",
   "certificate.issued": "issued the certificate of",
   "tag.assigned": "assigned an NFC tag to",
+  "tags.provisioned": "provisioned NFC tags",
   "branding.updated": "updated the branding",
   "logo.updated": "changed the logo",
   "logo.removed": "removed the logo",

@@ -42,11 +42,9 @@ export function TapsScreen() {
       title="NFC taps"
       subtitle="Every tap of your tags, what its check concluded, and the tags that look copied."
       actions={
-        allows(session, "tags.assign") && (
-          <Link className="button secondary" href="/taps/provision">
-            Provision tags
-          </Link>
-        )
+        <Link className="button secondary" href="/taps/tags">
+          {allows(session, "tags.assign") ? "Tags and provisioning" : "Your tags"}
+        </Link>
       }
     >
       <div className="taps">

@@ -1,49 +1,27 @@
-// The one call of the provisioning form: POST /api/dashboard/tags/provision, answered with a CSV file rather than
-// JSON. It goes through fetch with the client's session rules (same origin, CSRF token, a 401 ends the session)
-// because the typed client parses JSON envelopes; the body is typed here from the contract.
-import { ApiError, sessionEnded } from "../../api/client";
-import { csrfToken } from "../../session";
+// The provisioning form's rules and its one call: POST /api/dashboard/tags/provision answers with a CSV file, read
+// as text through the typed client and handed to the browser's download.
+import { api, textOf } from "../../api/client";
+import type { BodyOf } from "../../api/types";
 
-export const PROVISION_PATH = "/api/dashboard/tags/provision";
 /** The API's bound on one batch. */
 export const MAX_TAGS = 1000;
 export const CHIPS = [
-  { value: "NTAG424", label: "NTAG 424 DNA (signs every tap: copies are detected)" },
-  { value: "NTAG215", label: "NTAG215 (plain: a fixed UID anyone can copy)" },
+  { value: "NTAG424", label: "NTAG 424 DNA (signs each tap)" },
+  { value: "NTAG215", label: "NTAG215 (plain)" },
 ] as const;
 export type Chip = (typeof CHIPS)[number]["value"];
 
-export type ProvisionRequest = { chip: Chip; tag_uids: string[]; product_uids?: string[] };
+export type ProvisionRequest = BodyOf<"/api/dashboard/tags/provision", "post">;
 export type ProvisionedFile = { blob: Blob; filename: string; rows: number };
 
-/** Asks for the batch's CSV (URL template and keys per tag); resolves with the file, or throws ApiError. */
+/** Asks for the batch's CSV (URL template and, for owners and admins, keys per tag); throws ApiError if refused. */
 export async function provisionTags(request: ProvisionRequest): Promise<ProvisionedFile> {
-  const headers = new Headers({ "Content-Type": "application/json", Accept: "text/csv, application/json" });
-  const token = csrfToken();
-  if (token) headers.set("X-CSRF-Token", token);
-  let response: Response;
-  try {
-    response = await fetch(PROVISION_PATH, { method: "POST", credentials: "same-origin", headers, body: JSON.stringify(request) });
-  } catch {
-    throw new ApiError(0, "NETWORK", "The dashboard could not reach the server. Check your connection and try again.");
-  }
-  if (!response.ok) {
-    if (response.status === 401) sessionEnded();
-    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string; details?: Array<{ field?: string; problem?: string }>; request_id?: string } } | undefined;
-    const error = body?.error;
-    if (error?.code) throw new ApiError(response.status, error.code, error.message ?? "", error.details ?? [], error.request_id);
-    throw new ApiError(response.status, "HTTP_ERROR", `The server answered ${response.status}. Try again in a moment.`);
-  }
-  const blob = await response.blob();
-  const text = await blob.text();
+  const csv = await textOf(api.POST("/api/dashboard/tags/provision", { body: request, parseAs: "text" }));
   // The header row, then one row a tag.
-  const rows = Math.max(0, text.split(/\r?\n/).filter((line) => line.trim() !== "").length - 1);
-  return { blob, filename: filenameOf(response) ?? `tags-${request.chip.toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv`, rows };
-}
-
-function filenameOf(response: Response): string | undefined {
-  const match = /filename="?([A-Za-z0-9._-]{1,100})"?/.exec(response.headers.get("Content-Disposition") ?? "");
-  return match?.[1];
+  const rows = Math.max(0, csv.split(/\r?\n/).filter((line) => line.trim() !== "").length - 1);
+  // The name the server gives in Content-Disposition, which a fetch does not apply by itself.
+  const filename = `tags-${request.chip.toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv`;
+  return { blob: new Blob([csv], { type: "text/csv" }), filename, rows };
 }
 
 /** Saves `file` through the browser's download, as a link with a download name would. */
@@ -59,7 +37,7 @@ export function saveFile(file: ProvisionedFile): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The lines of a pasted list: trimmed, blank lines dropped; UIDs upper case, tag UIDs without ':' or spaces. */
+/** The lines of a pasted list: trimmed, blank lines dropped, upper case; tag UIDs also without ':' or spaces. */
 export function linesOf(text: string, kind: "tag" | "product"): string[] {
   return text
     .split(/\r?\n/)

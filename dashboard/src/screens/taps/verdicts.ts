@@ -27,7 +27,9 @@ export function totalOf(counts: Record<Verdict, number>): number {
   return VERDICTS.reduce((sum, verdict) => sum + counts[verdict.key], 0);
 }
 
-/** "42 %" of a whole, or "—" when there is nothing to divide. */
+/** "42 %" of a whole ("< 1 %" for a few, never a misleading 0), or "—" when there is nothing to divide. */
 export function shareOf(part: number, whole: number): string {
-  return whole === 0 ? "—" : `${Math.round((part / whole) * 100)} %`;
+  if (whole === 0) return "—";
+  const percent = Math.round((part / whole) * 100);
+  return part > 0 && percent === 0 ? "< 1 %" : `${percent} %`;
 }

@@ -19,6 +19,7 @@ export const DASHBOARD_SCREENS = [
   "products",
   "imports",
   "scans",
+  "taps",
   "branding",
   "webhooks",
   "api-keys",

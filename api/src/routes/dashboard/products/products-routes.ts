@@ -161,7 +161,7 @@ export function productRoutes(deps: AppDeps): Route[] {
         "503": CHAIN_UNAVAILABLE,
       },
       handler: async (ctx) => {
-        const tag = await assignProductTag(deps, ctx.state.brand.id, actorOf(ctx.state.user), ctx.params.uid, ctx.state.input.tag_uid);
+        const tag = await assignProductTag(deps, ctx.state.brand.id, actorOf(ctx.state.user), ctx.params.uid, ctx.state.input.tag_uid, { chip: ctx.state.input.chip });
         ok(ctx, { tag_hash: tag.tagHash, tx_hash: tag.txHash, explorer_url: tag.explorerUrl });
       },
     }),

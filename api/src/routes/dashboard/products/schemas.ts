@@ -1,4 +1,5 @@
 // JSON Schemas of the dashboard's products, imports, scans and overview routes.
+import { TAG_CHIPS } from "../../../tags/verdicts";
 import type { JsonSchema } from "../../../validation";
 import { publicRecordSchema, uidParam } from "../../dpp/schemas";
 import { createProductBody } from "../../v1/products/schemas";
@@ -37,6 +38,7 @@ export const tagBody = {
   properties: {
     // NFC UIDs are 4, 7 or 10 bytes, written in hex.
     tag_uid: { type: "string", pattern: "^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{14}|[0-9A-Fa-f]{20})$", maxLength: 20 },
+    chip: { enum: [...TAG_CHIPS], description: "the tag's chip, for a tag not provisioned yet (NTAG215 when left out)" },
   },
 } as const;
 
