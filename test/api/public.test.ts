@@ -228,6 +228,9 @@ describe("public endpoints and factory writes", () => {
       const tag = await post(`/api/factories/1001/tags`, { uid, tag_uid: "04a2b3c4d5e6f7" }, token);
       expect(tag.status).to.equal(201);
       expect((await post(`/api/factories/1001/tags`, { uid, tag_uid: "04A2B3C4D5E6F7" }, token)).status).to.equal(409);
+      // The brand's tag record follows the operator's assignment, as it follows the dashboard's.
+      const tagRecord = await stack.api.db("app.tags as t").join("app.products as p", "p.id", "t.product_id").where("t.tag_uid", "04A2B3C4D5E6F7").first("p.uid", "t.status", "t.chip");
+      expect(tagRecord).to.deep.equal({ uid, status: "active", chip: "NTAG215" });
 
       const step = await post(`/api/factories/1001/events`, { uid, stage: 8, details: { inspector: "QC line 3", result: "pass" } }, token);
       expect(step.status).to.equal(201);

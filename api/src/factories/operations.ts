@@ -14,6 +14,7 @@ import { saveFactoryProfile, type FactoryProfileInput } from "./service";
 import { saveSupplyChainDetails } from "../passports/supply-chain.repo";
 import { issueCertificate, type QuotaGate } from "../certificates/service";
 import { explorerTxUrl } from "../links";
+import { recordConfirmedTagAssignment } from "../tags/service";
 
 export type RegisterFactoryInput = FactoryProfileInput & { verified?: boolean };
 
@@ -113,6 +114,7 @@ export async function assignTag(deps: AppDeps, operator: Operator, factoryId: nu
   if (holder !== 0n) throw new ConflictError(holder.toString() === tokenId ? "This tag is assigned to this product already." : "This tag is assigned to another product.");
   const sent = await sendAndConfirm(deps, () => passport.assignTag(tokenId, tagHash));
   await confirmMaker(deps.db, product.id, factoryId);
+  await recordConfirmedTagAssignment(deps, { brandId: product.brand_id, productId: product.id, tagUid });
   return { uid: product.uid, token_id: tokenId, tag_hash: tagHash, ...sent };
 }
 

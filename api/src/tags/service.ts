@@ -14,7 +14,7 @@ import { tokenIdOf } from "../passports/content";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed } from "../products/passport-writes";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
 import { lockProduct } from "../products/versions.repo";
-import { bindTagToProduct, ensureTagRecord } from "./tag-records.repo";
+import { bindTagToProduct, ensureTagRecord, unbindOtherTags } from "./tag-records.repo";
 import type { TagChip } from "./verdicts";
 import {
   claimTag,
@@ -159,4 +159,20 @@ async function markAssignedAndBind(trx: Knex, row: ProductTagRow, confirmed: { t
 
 function tagTaken(sameProduct: boolean): ConflictError {
   return new ConflictError(sameProduct ? "This tag is assigned to this product already." : "This tag is assigned to another product.");
+}
+
+/**
+ * Keeps the tag records in step with an assignment the chain confirmed outside the dashboard (a factory operator's
+ * `POST /api/factories/{id}/tags`): the tag's record is created if new (NTAG215 unless provisioned otherwise) and
+ * bound to the product, and the product's other tags are unbound. A UID another brand holds is left to that brand.
+ */
+export async function recordConfirmedTagAssignment(deps: AppDeps, binding: { brandId: number; productId: number; tagUid: string }): Promise<void> {
+  if (!hasTagRecord(binding.tagUid)) return;
+  const tagUid = binding.tagUid.toUpperCase();
+  await deps.db.transaction(async (trx) => {
+    const record = await ensureTagRecord(trx, { brandId: binding.brandId, tagUid, chip: undefined, keyVersion: deps.config.tags.keyVersion });
+    if (!record) return;
+    await unbindOtherTags(trx, { brandId: binding.brandId, productId: binding.productId, tagUid });
+    await bindTagToProduct(trx, { brandId: binding.brandId, tagUid, productId: binding.productId });
+  });
 }

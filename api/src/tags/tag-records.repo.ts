@@ -198,3 +198,11 @@ export async function listTagRecords(db: Knex, filter: TagListFilter, page: { li
   ]);
   return { rows, total: Number(count[0]?.count ?? 0) };
 }
+
+/** Unbinds the product's other tags: the chain holds one tag per passport, so a new one frees the rest. */
+export async function unbindOtherTags(trx: Knex, binding: { brandId: number; productId: number; tagUid: string }): Promise<void> {
+  await trx("app.tags")
+    .where({ brand_id: binding.brandId, product_id: binding.productId })
+    .whereNot("tag_uid", binding.tagUid)
+    .update({ product_id: null, status: "unassigned" });
+}
