@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
+import { TAP_RECORDS_PER_CLIENT_HOUR } from "../../api/src/tags/verification";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { buildApp } from "../../api/src/app";
@@ -313,9 +314,10 @@ describe("NFC taps: verdicts, replay, provisioning (Postgres)", () => {
     expect(answers.filter((v) => v === "authentic")).to.have.length(1);
     expect(answers.filter((v) => v === "replayed")).to.have.length(19);
     expect((await tagRow(tag.r))!.last_counter).to.equal(7);
+    // The authentic tap is always recorded; replays only within one client's hourly budget of such rows.
     const recorded = (await tapsOf(uid.r)).filter((t) => t.counter === 7).map((t) => t.verdict);
     expect(recorded.filter((v) => v === "authentic")).to.have.length(1);
-    expect(recorded.filter((v) => v === "replayed")).to.have.length(19);
+    expect(recorded.filter((v) => v === "replayed").length).to.be.within(0, TAP_RECORDS_PER_CLIENT_HOUR);
   });
 
   it("HEAD and prefetches check no tap, so the shopper's own view is still authentic", async () => {

@@ -94,7 +94,9 @@ export function rowToInput(header: string[], cells: string[]): { input: Record<s
       problems.push({ field: name, problem: "contains a NUL character" });
       return;
     }
-    const cell = raw.trim();
+    // An apostrophe the errors CSV put before a formula-like cell (imports/service.ts neutralizeFormula) is dropped.
+    const trimmed = raw.trim();
+    const cell = /^'[=+\-@\t\r]/.test(trimmed) ? trimmed.slice(1) : trimmed;
     if (cell === "") return;
     switch (name) {
       case "price":

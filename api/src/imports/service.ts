@@ -163,8 +163,22 @@ export async function importErrorsCsv(deps: AppDeps, brandId: number, id: number
   const job = await getImport(deps, brandId, id);
   const kept = job.header.map((_, i) => i).filter((i) => job.header[i]!.trim().toLowerCase() !== ERROR_COLUMN);
   const rows = await listErrors(deps.db, job.id);
-  return stringify([[...kept.map((i) => job.header[i]!), ERROR_COLUMN], ...rows.map((r) => [...kept.map((i) => r.cells[i] ?? ""), r.error])]);
+  return stringify([
+    [...kept.map((i) => job.header[i]!), ERROR_COLUMN],
+    ...rows.map((r) => [...kept.map((i) => neutralizeFormula(r.cells[i] ?? "")), neutralizeFormula(r.error)]),
+  ]);
 }
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a leading apostrophe, as
+ * OWASP advises for CSV files people open in spreadsheets; the import drops it again (csv-rows.ts), so a corrected
+ * errors file uploads as it is.
+ */
+export function neutralizeFormula(cell: string): string {
+  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** A CSV with every column and one example row. */
 export function importTemplateCsv(): string {

@@ -53,6 +53,8 @@ export type TapRow = { brandId: number; productId: number; tagId: number | null;
  * tap with a counter not above the last, are recorded as `replayed`.
  */
 export async function acceptTap(db: Knex, tap: TapRow & { tagId: number; counter: number }): Promise<"authentic" | "replayed"> {
+  // A replay is recorded here only when accepted is empty and the caller may record one (recordReplay); otherwise the
+  // statement records nothing for it and the caller decides (tags/verification.ts bounds replays per client).
   const { rows } = await db.raw<{ rows: Array<{ verdict: "authentic" | "replayed" }> }>(
     `WITH accepted AS (
        UPDATE app.tags SET last_counter = CAST(:counter AS integer), last_tap_at = now()
@@ -61,15 +63,31 @@ export async function acceptTap(db: Knex, tap: TapRow & { tagId: number; counter
      )
      INSERT INTO app.tag_taps (brand_id, product_id, tag_id, verdict, counter, client_region)
      SELECT CAST(:brand AS integer), CAST(:product AS integer), CAST(:tag AS bigint),
-            CASE WHEN EXISTS (SELECT 1 FROM accepted) THEN 'authentic' ELSE 'replayed' END, CAST(:counter AS integer), CAST(:region AS text)
+            'authentic', CAST(:counter AS integer), CAST(:region AS text)
+      WHERE EXISTS (SELECT 1 FROM accepted)
      RETURNING verdict`,
     { counter: tap.counter, tag: tap.tagId, brand: tap.brandId, product: tap.productId, region: tap.region },
   );
-  return rows[0]!.verdict;
+  return rows[0]?.verdict ?? "replayed";
+}
+
+/**
+ * Reserves one of the `limit` tap rows a client may add in this hour for verdicts anyone can produce at will (a
+ * forged, unknown or replayed URL); false once the client has used them. Kept in app.scan_client_hours under a
+ * "tap:" key, so the scan admissions' pruning forgets past hours. Committed asynchronously, like scan admissions.
+ */
+export async function reserveTapRecord(db: Knex, clientKey: string, limit: number): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: Array<{ count: number }> }>(
+    `INSERT INTO app.scan_client_hours AS h (client_key, hour, count) VALUES (?, date_trunc('hour', now()), 1)
+     ON CONFLICT (client_key, hour) DO UPDATE SET count = h.count + 1 WHERE h.count < ?
+     RETURNING count, set_config('synchronous_commit', 'off', true) AS async_commit`,
+    [`tap:${clientKey}`, limit],
+  );
+  return rows.length > 0;
 }
 
 /** Records a tap whose verdict needs no counter update (everything but authentic and replayed). */
-export async function insertTap(db: Knex, tap: TapRow & { verdict: Exclude<TapVerdict, "authentic" | "replayed"> }): Promise<void> {
+export async function insertTap(db: Knex, tap: TapRow & { verdict: Exclude<TapVerdict, "authentic"> }): Promise<void> {
   await db("app.tag_taps").insert({ brand_id: tap.brandId, product_id: tap.productId, tag_id: tap.tagId, verdict: tap.verdict, counter: tap.counter, client_region: tap.region });
 }
 

@@ -9,13 +9,19 @@ import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import { MasterKeyDerivation, type TagKeyProvider } from "./keys";
 import { hasSunParams, parseSunParams, verifySunMessage, type SunMessage } from "./sun";
-import { acceptTap, insertTap, notBoundCandidates, signingTagsOf, type TagRecord } from "./tag-records.repo";
+import { acceptTap, insertTap, notBoundCandidates, reserveTapRecord, signingTagsOf, type TagRecord } from "./tag-records.repo";
 import type { TagChip, TapVerdict } from "./verdicts";
 
 /**
  * How many tags one tap is tried against, at most. Each try is two HMAC-SHA256 (the tag's keys) and four AES blocks,
  * a few microseconds; the bound keeps a forged tap, which fails every try, as cheap as a genuine one plus a query.
  */
+/**
+ * Tap rows one client may add in an hour for verdicts anyone can produce (invalid, unknown_tag, not_bound, replayed):
+ * the scan counter's per-client bound (scans/scan-recorder.ts).
+ */
+export const TAP_RECORDS_PER_CLIENT_HOUR = 20;
+
 export const TAP_SEARCH = Object.freeze({
   /** Signing tags bound to the product (a product normally has one; a spare or two at most). */
   ownTags: 4,
@@ -51,12 +57,23 @@ export function tagKeyProvider(config: Pick<Config, "tags">): TagKeyProvider {
  * Checks the SUN parameters of one opening of `product`'s scan URL and records the verdict (a genuine tap of one of
  * its tags advances that tag's counter). Without parameters it is `unverified` at once: the plain page pays nothing.
  */
-export async function checkTap(deps: TapDeps, product: { id: number; brandId: number }, query: SunQuery, region: string | null): Promise<TapCheck> {
+export async function checkTap(
+  deps: TapDeps,
+  product: { id: number; brandId: number },
+  query: SunQuery,
+  client: { key: string; region: string | null },
+): Promise<TapCheck> {
   if (!hasSunParams(query)) return UNVERIFIED_TAP;
-  const tap = { brandId: product.brandId, productId: product.id, region };
+  const tap = { brandId: product.brandId, productId: product.id, region: client.region };
+  // Verdicts anyone can produce at will (a forged, unknown, misplaced or replayed URL) are recorded within a
+  // per-client hourly budget, so anonymous requests cannot grow the tap log or flood the clone signals; the verdict
+  // shown is the same either way. An authentic tap needs a fresh read of a real tag, and is always recorded.
+  const recordBounded = async (row: Parameters<typeof insertTap>[1]) => {
+    if (await reserveTapRecord(deps.db, client.key, TAP_RECORDS_PER_CLIENT_HOUR)) await insertTap(deps.db, row);
+  };
   const parsed = parseSunParams(query);
   if (!parsed.ok) {
-    await insertTap(deps.db, { ...tap, tagId: null, counter: null, verdict: "invalid" });
+    await recordBounded({ ...tap, tagId: null, counter: null, verdict: "invalid" });
     return { verdict: "invalid", tagId: null, chip: null, counter: null };
   }
   const keys = tagKeyProvider(deps.config);
@@ -66,6 +83,7 @@ export async function checkTap(deps: TapDeps, product: { id: number; brandId: nu
     const counter = await counterIfFrom(keys, parsed.message, tag);
     if (counter === undefined) continue;
     const verdict = await acceptTap(deps.db, { ...tap, tagId: tag.id, counter });
+    if (verdict === "replayed") await recordBounded({ ...tap, tagId: tag.id, counter, verdict: "replayed" });
     return { verdict, tagId: tag.id, chip: tag.chip, counter };
   }
 
@@ -74,13 +92,13 @@ export async function checkTap(deps: TapDeps, product: { id: number; brandId: nu
     const counter = await counterIfFrom(keys, parsed.message, tag);
     if (counter === undefined) continue;
     // Not accepted: the counter belongs to the tag's own product, whose next genuine tap must still pass.
-    await insertTap(deps.db, { ...tap, tagId: tag.id, counter, verdict: "not_bound" });
+    await recordBounded({ ...tap, tagId: tag.id, counter, verdict: "not_bound" });
     return { verdict: "not_bound", tagId: tag.id, chip: tag.chip, counter };
   }
 
   // A product with signing tags of its own was sent a MAC none of them made; one with none cannot check anything.
   const verdict = own.length > 0 ? "invalid" : "unknown_tag";
-  await insertTap(deps.db, { ...tap, tagId: null, counter: null, verdict });
+  await recordBounded({ ...tap, tagId: null, counter: null, verdict });
   return { verdict, tagId: null, chip: null, counter: null };
 }
 

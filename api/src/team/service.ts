@@ -153,6 +153,8 @@ export async function inviteMember(
     if (existing && (existing.brand_id !== brand.id || existing.password_hash)) {
       throw new ConflictError("That email address already has an account.");
     }
+    // Re-inviting a pending address changes its role: the same rule as changing a member's role.
+    if (existing && actor.role && !mayManageRole(actor.role, existing.role)) throw new ForbiddenError("Only an owner can change an owner's invitation.");
     existing ??= await repo.insertUser(trx, { brandId: brand.id, email, name: input.name ?? null, role: input.role, passwordHash: null });
     if (existing.role !== input.role) await repo.updateUser(trx, existing.id, { role: input.role });
     const token = newToken("inv_");

@@ -90,7 +90,7 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         const live = ctx.method === "GET" && !isPrefetch(ctx);
         const region = clientRegionOf(ctx, config);
         const product = { id: view.passport.product.id, brandId: view.passport.product.brand_id };
-        const tap = live ? await checkTap(deps, product, ctx.query, region) : UNVERIFIED_TAP;
+        const tap = live ? await checkTap(deps, product, ctx.query, { key: clientKeyOf(ctx.ip), region }) : UNVERIFIED_TAP;
         if (live) scans.offer(clientKeyOf(ctx.ip), view, { verdict: tap.verdict, region });
         const pageUrl = productLinks(config, view.record.uid).scan_url;
         const notice = tap.verdict === "unverified" ? undefined : { verdict: tap.verdict, chip: tap.chip };

@@ -3,7 +3,7 @@ import { ROLES } from "../../../team/roles";
 import { EMAIL_MAX } from "../../../team/service";
 import type { JsonSchema } from "../../../validation";
 
-export const memberParams = { type: "object", required: ["id"], properties: { id: { type: "string", pattern: "^[1-9][0-9]{0,9}$" } } } as const;
+export const memberParams = { type: "object", required: ["id"], properties: { id: { type: "string", pattern: "^[1-9][0-9]{0,8}$" } } } as const;
 
 export const inviteBody = {
   type: "object",
@@ -22,7 +22,7 @@ export const auditQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    before: { type: "string", pattern: "^[1-9][0-9]{0,18}$", description: "the `next_before` of the previous page" },
+    before: { type: "string", pattern: "^[1-9][0-9]{0,17}$", description: "the `next_before` of the previous page" },
     limit: { type: "string", pattern: "^(?:[1-9][0-9]?|100)$", description: "entries per page, 1 to 100 (default 50)" },
     action: { type: "string", pattern: "^[a-z_.]{1,40}$", description: "only actions starting with this (e.g. `key.` or `team.`)" },
   },
