@@ -188,4 +188,39 @@ describe("dashboard review: security and robustness probes", () => {
       expect(Number(count), "tag_taps rows written by 60 anonymous requests").to.be.at.most(20);
     });
   });
+  describe("tag provisioning follows the chain", () => {
+    it("may not move a bound tag to another product, nor turn a tag with signed taps into a plain one", async () => {
+      const product = async (sku: string) =>
+        (await json(await editorA.call("/api/dashboard/products", { method: "POST", json: { sku, name: `Tee ${sku}`, category: "t-shirt", price: 990 } }))).data.uid as string;
+      const [first, second] = [await product("PROV-1"), await product("PROV-2")];
+      const provision = (body: unknown) => editorA.call("/api/dashboard/tags/provision", { method: "POST", json: body });
+      expect((await provision({ chip: "NTAG424", tag_uids: ["04AABBCCDDEE01"], product_uids: [first] })).status).to.equal(200);
+      // Again for the same product (a key rotation) is fine; for another product it is a 409 naming where it is.
+      expect((await provision({ chip: "NTAG424", tag_uids: ["04AABBCCDDEE01"], product_uids: [first] })).status).to.equal(200);
+      const moved = await provision({ chip: "NTAG424", tag_uids: ["04AABBCCDDEE01"], product_uids: [second] });
+      expect(moved.status).to.equal(409);
+      expect((await json(moved)).error.message).to.include(first);
+      const bound = await api.db("app.tags as t").join("app.products as p", "p.id", "t.product_id").where("t.tag_uid", "04AABBCCDDEE01").first("p.uid");
+      expect(bound.uid).to.equal(first);
+
+      // Once the tag has signed a tap, it stays an NTAG 424 DNA.
+      await api.db("app.tags").where({ tag_uid: "04AABBCCDDEE01" }).update({ last_counter: 3 });
+      const plain = await provision({ chip: "NTAG215", tag_uids: ["04AABBCCDDEE01"] });
+      expect(plain.status).to.equal(409);
+      expect((await api.db("app.tags").where({ tag_uid: "04AABBCCDDEE01" }).first("chip")).chip).to.equal("NTAG424");
+    });
+  });
+  describe("own password", () => {
+    it("locks guesses of the current password from a live session after 10 failures (429), as sign-in does", async function () {
+      this.timeout(60_000);
+      const viewer = await dashboardClient(api.url, api.db, brandA.id, "viewer");
+      const change = (current: string) => viewer.call("/api/dashboard/password", { method: "POST", json: { current_password: current, password: "a brand new password" } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await change(`wrong guess ${i}`)).status);
+      expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(422));
+      expect(statuses[10]).to.equal(429);
+      // Even the right password waits out the lock.
+      expect((await change(viewer.password)).status).to.equal(429);
+    });
+  });
 });

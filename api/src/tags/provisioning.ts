@@ -7,7 +7,7 @@ import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import { ConflictError, ValidationError, type ErrorDetail } from "../errors";
 import type { SunKeys } from "./sun";
-import { productIdsByUid, tagUidsHeldByOthers, upsertProvisionedTags } from "./tag-records.repo";
+import { productIdsByUid, provisioningConflicts, tagUidsHeldByOthers, upsertProvisionedTags } from "./tag-records.repo";
 import { tagKeyProvider } from "./verification";
 import type { TagChip } from "./verdicts";
 
@@ -65,6 +65,16 @@ export async function provisionTags(
     const held = await tagUidsHeldByOthers(trx, brandId, tagUids);
     if (held.length > 0) throw heldElsewhere(held);
     const rows = tagUids.map((tagUid, i) => ({ tagUid, productId: productUids ? productIds.get(productUids[i]!)! : null }));
+    // A tag's binding follows the chain (a product's page assigns it there); provisioning may not move it, nor turn a
+    // tag that has signed taps into a plain one, which would switch its check off.
+    const { bound, downgraded } = await provisioningConflicts(trx, brandId, { chip: input.chip, rows });
+    if (bound.length > 0) {
+      const shown = bound.slice(0, 10).map((tag) => `${tag.tagUid} (on ${tag.productUid})`).join(", ");
+      throw new ConflictError(`${bound.length === 1 ? "This tag is" : `${bound.length} of these tags are`} bound to another product: ${shown}. Assign it to the new product on that product's page, which records it on chain.`);
+    }
+    if (downgraded.length > 0) {
+      throw new ConflictError(`${downgraded.slice(0, 10).join(", ")} ${downgraded.length === 1 ? "has" : "have"} signed taps as NTAG 424 DNA; provisioning ${downgraded.length === 1 ? "it" : "them"} as NTAG215 would switch the check off.`);
+    }
     const written = new Set(await upsertProvisionedTags(trx, brandId, { chip: input.chip, keyVersion, rows }));
     // Another brand provisioned one of them in the meantime: the insert left it alone; undo the whole batch.
     if (written.size !== tagUids.length) throw heldElsewhere(tagUids.filter((uid) => !written.has(uid)));

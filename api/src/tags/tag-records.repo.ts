@@ -108,6 +108,35 @@ export async function productIdsByUid(db: Knex, brandId: number, uids: string[])
 export type ProvisionedRow = { tagUid: string; productId: number | null };
 
 /**
+ * Of the batch, the brand's tags a provisioning may not change: bound to a product other than the one the batch
+ * gives it (`bound`), or NTAG 424 tags with an accepted tap that the batch calls NTAG215 (`downgraded`).
+ */
+export async function provisioningConflicts(
+  trx: Knex,
+  brandId: number,
+  batch: { chip: TagChip; rows: ProvisionedRow[] },
+): Promise<{ bound: Array<{ tagUid: string; productUid: string }>; downgraded: string[] }> {
+  if (batch.rows.length === 0) return { bound: [], downgraded: [] };
+  const existing = await trx("app.tags as t")
+    .leftJoin("app.products as p", "p.id", "t.product_id")
+    .where("t.brand_id", brandId)
+    .whereIn("t.tag_uid", batch.rows.map((row) => row.tagUid))
+    .select<Array<{ tag_uid: string; product_id: number | null; product_uid: string | null; chip: TagChip; last_counter: number }>>(
+      "t.tag_uid",
+      "t.product_id",
+      "p.uid as product_uid",
+      "t.chip",
+      "t.last_counter",
+    );
+  const wanted = new Map(batch.rows.map((row) => [row.tagUid, row.productId]));
+  const bound = existing
+    .filter((tag) => tag.product_id !== null && wanted.get(tag.tag_uid) != null && wanted.get(tag.tag_uid) !== tag.product_id)
+    .map((tag) => ({ tagUid: tag.tag_uid, productUid: tag.product_uid ?? "" }));
+  const downgraded = batch.chip === "NTAG215" ? existing.filter((tag) => tag.chip === "NTAG424" && tag.last_counter >= 0).map((tag) => tag.tag_uid) : [];
+  return { bound, downgraded };
+}
+
+/**
  * Creates or updates the brand's records of a batch of tags: chip and key version as given; a tag given a product is
  * bound to it (active) and remembers it as the product its URL points to; one given none keeps its binding. Returns
  * the UIDs written: a UID another brand holds is not written (the caller compares, inside its transaction).

@@ -248,10 +248,14 @@ async function hashPasswordFor(db: Knex, token: string, kind: "invite" | "reset"
 
 /** Changes the password of the signed-in user, who must give the current one; other sessions are ended. */
 export async function changePassword(db: Knex, user: SessionUser, current: string, next: string): Promise<void> {
+  // Guesses of the current password from a live session are throttled like sign-ins (a left-open laptop).
+  const attempt = { key: `dashboard:password:${user.id}`, policy: PAIR_POLICY };
+  await sleep(await reserveAttempt(db, [attempt]));
   const row = await repo.findUser(db, user.brand.id, user.id);
   if (!row?.password_hash || !(await verifyPassword(row.password_hash, current).catch(() => false))) {
     throw new ValidationError([{ field: "current_password", problem: "is not your current password" }]);
   }
+  await settleSuccess(db, [attempt.key], []);
   const problem = passwordProblems(next, row.email);
   if (problem) throw new ValidationError([{ field: "password", problem }]);
   const passwordHash = await hashPassword(next);
