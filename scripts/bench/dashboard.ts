@@ -1,13 +1,12 @@
 // `npm run bench:dashboard`: what the dashboard costs a browser on its first load (HTML, JS and CSS, as sent gzipped)
 // and how fast a CSV import of 5,000 products runs (no minting), against an API and embedded Postgres it starts itself.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { createBrand } from "../../api/src/brands/service";
 import { startInProcessApi, type InProcessApi } from "../lib/api-process";
-import { startEmbeddedPostgres } from "../lib/postgres";
+import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { freePort } from "../lib/processes";
 import { productCsv } from "../lib/product-csv";
 import { dashboardClient, type DashboardClient } from "../../test/support/dashboard";
@@ -73,20 +72,10 @@ async function main(): Promise<void> {
     console.log("building the dashboard (npm run build --workspace dashboard)…");
     execFileSync("npm", ["run", "build", "--workspace", "dashboard"], { cwd: ROOT, stdio: "inherit" });
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-dashboard-"));
-  chmodSync(dir, 0o755);
-  const stoppers: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)));
-  try {
+  await inBenchWorkspace("bench-dashboard-", async ({ dir, postgres, stopLater }) => {
     console.log("starting embedded Postgres and the API (no chain: nothing here mints)…");
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
-    stoppers.push(pg.stop);
-    const api = await startInProcessApi({ DATABASE_URL: pg.url("bench"), RPC_URL: `http://127.0.0.1:${await freePort()}`, MAIL_DIR: path.join(dir, "mail") });
-    stoppers.push(api.close);
+    const api = await startInProcessApi({ DATABASE_URL: await postgres(), RPC_URL: `http://127.0.0.1:${await freePort()}`, MAIL_DIR: path.join(dir, "mail") });
+    stopLater(api.close);
 
     const files = await firstLoad(api);
     const total = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -107,14 +96,7 @@ async function main(): Promise<void> {
     }
     const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)]!;
     console.log(`  median ${Math.round(median)} rows/s (goal ≥ ${GOALS.importRowsPerSecond}): ${median >= GOALS.importRowsPerSecond ? "met" : "NOT MET"}`);
-  } finally {
-    await stopAll();
-  }
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
   });
 }
+
+if (require.main === module) runBenchmark(main);

@@ -1,16 +1,14 @@
 // `npm run bench:http`: autocannon against a bare Koa hello route and the public reads of a seeded local stack it starts
 // itself, each with the same connections and duration; prints req/s, p50, p99, non-2xx, each one's ratio to hello,
 // and the two ratios the route layer is held to (dpp/hello, v1/dpp).
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
-import path from "node:path";
 import Router from "@koa/router";
 import autocannon from "autocannon";
 import Koa from "koa";
 import { setLimitOverrides } from "../../api/src/brands/service";
 import { freePort, waitFor } from "../lib/processes";
-import { startEmbeddedPostgres } from "../lib/postgres";
+import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { seedDemo, type DemoState } from "../lib/seed";
 import { startStack, type Stack } from "../lib/stack";
 
@@ -151,30 +149,17 @@ function report(targets: Target[], figures: Figures[]): string[] {
 }
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
-  chmodSync(dir, 0o755);
-  const stoppers: Array<() => Promise<void>> = [];
-  let stopping: Promise<void> | undefined;
-  const stopAll = () =>
-    (stopping ??= (async () => {
-      for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
-    })());
-  // Ctrl-C stops Postgres, the chain and the indexer too, not only this process.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)));
-  try {
+  await inBenchWorkspace("bench-http-", async ({ postgres, stopLater }) => {
     process.stdout.write("starting Postgres, chain, indexer and API…\n");
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
-    stoppers.push(pg.stop);
     // A block a second, as `npm start` mines: the indexer works in the background as it would in local mode.
-    const stack = await startStack(pg.url("bench"), { blockIntervalMs: 1000 });
-    stoppers.push(stack.stop);
+    const stack = await startStack(await postgres(), { blockIntervalMs: 1000 });
+    stopLater(stack.stop);
     const demo = await seedDemo({ db: stack.api.db, wallet: stack.wallet, contracts: stack.contracts, previous: undefined, demoApiKey: undefined, log: () => undefined });
     // The benchmark's own load must not run into the demo brand's plan limits (a custom SLA, as for a load test).
     await setLimitOverrides(stack.api.db, demo.brand_slug, { api_calls_per_month: 1_000_000_000, requests_per_hour: 1_000_000_000 });
     await indexerCaughtUp(stack);
     const hello = await startHello();
-    stoppers.push(hello.close);
+    stopLater(hello.close);
 
     const targets = targetsFor(hello.url, stack, demo);
     for (const target of targets) {
@@ -189,12 +174,7 @@ async function main() {
       figures.push(await load(target, DURATION_S));
     }
     process.stdout.write(`\n${report(targets, figures).join("\n")}\n`);
-  } finally {
-    await stopAll();
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBenchmark(main);

@@ -1,15 +1,12 @@
 // `npm run bench:taps`: verified NFC taps per second on the scan page (emulated NTAG 424 DNA taps, each with a fresh
 // counter, so each is checked, accepted and recorded) against the plain scan page of the same products, in the same
 // run, with the same load generator; prints req/s, p50, p99, the verdicts seen, and the ratio held to the goal.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { getBrand } from "../../api/src/brands/service";
 import { registerProduct } from "../../api/src/products/service";
 import { provisionTags } from "../../api/src/tags/provisioning";
-import { freePort } from "../lib/processes";
-import { startEmbeddedPostgres } from "../lib/postgres";
+import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { seedDemo } from "../lib/seed";
 import { startStack } from "../lib/stack";
 import { emulateTap, scanUrlOf } from "../lib/tap-emulator";
@@ -125,22 +122,10 @@ function report(rows: Array<{ name: string; figures: Figures }>): string[] {
 }
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-taps-"));
-  chmodSync(dir, 0o755);
-  const stoppers: Array<() => Promise<void>> = [];
-  let stopping: Promise<void> | undefined;
-  const stopAll = () =>
-    (stopping ??= (async () => {
-      for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
-    })());
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)));
-  try {
+  await inBenchWorkspace("bench-taps-", async ({ postgres, stopLater }) => {
     process.stdout.write("starting Postgres, chain, indexer and API…\n");
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
-    stoppers.push(pg.stop);
-    const stack = await startStack(pg.url("bench"), { blockIntervalMs: 1000 });
-    stoppers.push(stack.stop);
+    const stack = await startStack(await postgres(), { blockIntervalMs: 1000 });
+    stopLater(stack.stop);
     const { db, config } = stack.api;
     const demo = await seedDemo({ db, wallet: stack.wallet, contracts: stack.contracts, previous: undefined, demoApiKey: undefined, log: () => undefined });
 
@@ -182,12 +167,7 @@ async function main() {
     if (verified.exhausted > 0) lines.push(`  (${verified.exhausted} connections ran out of prepared taps: raise BENCH_TAPS_PER_CONNECTION for a full run)`);
     if (authentic !== verified.requests) lines.push("  (not every tap was authentic: the figures include other verdicts)");
     process.stdout.write(`\n${lines.join("\n")}\n`);
-  } finally {
-    await stopAll();
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBenchmark(main);
