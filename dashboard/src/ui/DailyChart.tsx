@@ -1,5 +1,5 @@
-// A per-day bar chart drawn as inline SVG (no chart library), with the same numbers as a table for anyone who does
-// not see the picture: the SVG has a text summary, the table sits in a <details> below it.
+// A per-day bar chart drawn as inline SVG (no chart library), bars side by side or stacked, with the same numbers as a
+// table for anyone who does not see the picture: the SVG has a text summary, the table sits in a <details> below it.
 import { useId } from "react";
 import { formatDay, formatNumber } from "./format";
 import { TableScroll } from "./TableScroll";
@@ -12,10 +12,22 @@ const LEFT = 44;
 const BOTTOM = 26;
 const TOP = 8;
 
-export function DailyChart<Row extends { date: string }>({ title, rows, series }: { title: string; rows: Row[]; series: Series<Row>[] }) {
+/** `stacked`: one bar a day made of the series' parts (their sum is the scale), and a total column in the table. */
+export function DailyChart<Row extends { date: string }>({
+  title,
+  rows,
+  series,
+  stacked,
+}: {
+  title: string;
+  rows: Row[];
+  series: readonly Series<Row>[];
+  stacked?: { totalLabel: string };
+}) {
   const id = useId();
   const value = (row: Row, key: keyof Row) => Number(row[key] ?? 0);
-  const max = Math.max(1, ...rows.flatMap((row) => series.map((s) => value(row, s.key))));
+  const total = (row: Row) => series.reduce((sum, s) => sum + value(row, s.key), 0);
+  const max = Math.max(1, ...rows.flatMap((row) => (stacked ? [total(row)] : series.map((s) => value(row, s.key)))));
   const totals = series.map((s) => `${formatNumber(rows.reduce((sum, row) => sum + value(row, s.key), 0))} ${s.label.toLowerCase()}`);
   const range = rows.length ? `${formatDay(rows[0]!.date)} to ${formatDay(rows[rows.length - 1]!.date)}` : "no days";
   const summary = `${title}, ${range}: ${totals.join(", ")} in total.`;
@@ -23,9 +35,29 @@ export function DailyChart<Row extends { date: string }>({ title, rows, series }
   const plotWidth = WIDTH - LEFT;
   const plotHeight = HEIGHT - BOTTOM - TOP;
   const slot = rows.length ? plotWidth / rows.length : plotWidth;
-  const barWidth = Math.max(1, (slot * 0.8) / series.length);
+  const barWidth = stacked ? Math.max(1, slot * 0.7) : Math.max(1, (slot * 0.8) / series.length);
   const y = (v: number) => TOP + plotHeight - (v / max) * plotHeight;
   const labelEvery = Math.max(1, Math.ceil(rows.length / 5));
+
+  /** The series' parts of one day's bar, bottom up; an empty part draws nothing. */
+  const stackedBar = (row: Row, x: number) => {
+    let base = TOP + plotHeight;
+    return (
+      <>
+        {series.map((s) => {
+          const v = value(row, s.key);
+          const height = (v / max) * plotHeight;
+          if (height === 0) return null;
+          base -= height;
+          return (
+            <rect key={s.key} className={s.className} x={x} y={base} width={barWidth} height={height}>
+              <title>{`${formatDay(row.date)}: ${formatNumber(v)} ${s.label.toLowerCase()}`}</title>
+            </rect>
+          );
+        })}
+      </>
+    );
+  };
 
   return (
     <figure className="chart">
@@ -48,7 +80,7 @@ export function DailyChart<Row extends { date: string }>({ title, rows, series }
         </text>
         {rows.map((row, index) => (
           <g key={row.date}>
-            {series.map((s, position) => {
+            {stacked ? stackedBar(row, LEFT + index * slot + (slot - barWidth) / 2) : series.map((s, position) => {
               const v = value(row, s.key);
               const top = y(v);
               return (
@@ -85,6 +117,11 @@ export function DailyChart<Row extends { date: string }>({ title, rows, series }
                     {s.label}
                   </th>
                 ))}
+                {stacked && (
+                  <th scope="col" className="num">
+                    {stacked.totalLabel}
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -96,6 +133,7 @@ export function DailyChart<Row extends { date: string }>({ title, rows, series }
                       {formatNumber(value(row, s.key))}
                     </td>
                   ))}
+                  {stacked && <td className="num">{formatNumber(total(row))}</td>}
                 </tr>
               ))}
             </tbody>

@@ -12,7 +12,7 @@ import { Page, Section } from "../../ui/Page";
 import { TableScroll } from "../../ui/TableScroll";
 import { SuspiciousTags } from "./SuspiciousTags";
 import "./taps.css";
-import { VerdictChart } from "./VerdictChart";
+import { DailyChart } from "../../ui/DailyChart";
 import { shareOf, totalOf, VERDICTS, type TapAnalytics } from "./verdicts";
 
 const PERIODS = ["7", "30", "90"];
@@ -96,7 +96,9 @@ function Analytics({ data, uid, days }: { data: TapAnalytics; uid: string; days:
         <SuspiciousTags tags={data.suspicious} />
       </Section>
       <Section title={`Taps per day${scope}`} id="taps-daily">
-        {total === 0 ? <Empty>No taps in the last {days} days.</Empty> : <VerdictChart title={`Taps per day by verdict, last ${days} days`} rows={data.daily} />}
+        {total === 0 ? <Empty>No taps in the last {days} days.</Empty> : (
+          <DailyChart title={`Taps per day by verdict, last ${days} days`} rows={data.daily} series={VERDICTS} stacked={{ totalLabel: "All taps" }} />
+        )}
       </Section>
       <div className="grid">
         <Section title="Verdict mix" id="taps-mix">
