@@ -3,9 +3,8 @@
 // late ones included), NFC tags with the tag.assigned webhook, lost / stolen / recovered, scans and the overview;
 // roles, CSRF and brand isolation enforced by the server.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "../support/webhook-receiver";
 import { keccak256, toUtf8Bytes, Wallet, type JsonRpcProvider } from "ethers";
 import { Webhook } from "standardwebhooks";
 import { createBrand } from "../../api/src/brands/service";
@@ -335,26 +334,17 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
   });
 
   describe("NFC tag", () => {
-    let receiver: http.Server;
+    let receiver: WebhookReceiver;
     let receiverUrl: string;
-    const received: Array<{ headers: Record<string, string>; body: string; payload: Record<string, unknown> }> = [];
+    let received: Delivery[] = [];
 
     before(async () => {
-      receiver = http.createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (c: Buffer) => chunks.push(c));
-        req.on("end", () => {
-          const body = Buffer.concat(chunks).toString("utf8");
-          received.push({ headers: req.headers as Record<string, string>, body, payload: JSON.parse(body) as Record<string, unknown> });
-          res.writeHead(200).end();
-        });
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-      receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/dashboard`;
+      receiver = await startWebhookReceiver();
+      received = receiver.received;
+      receiverUrl = `${receiver.url}/dashboard`;
     });
     after(async () => {
-      receiver?.closeAllConnections();
-      await new Promise((resolve) => receiver?.close(resolve));
+            await receiver?.close();
     });
 
     it("assigns a tag on chain, refuses it on another product, and tag.assigned reaches the dashboard webhook", async function () {

@@ -4,13 +4,13 @@
 // dashboard webhook signed for an authentic tap of a verified passport only, and the demo's tags tap as authentic.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
+import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "../support/webhook-receiver";
 import { TAP_RECORDS_PER_CLIENT_HOUR } from "../../api/src/tags/verification";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
@@ -416,30 +416,21 @@ describe("NFC taps: verdicts, replay, provisioning (Postgres)", () => {
 describe("NFC taps on the chain: binding by assignment, scan.verified, the demo's tags", () => {
   let stack: SeededStack;
   let app: Awaited<ReturnType<typeof proxiedApp>>;
-  let receiver: http.Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: Array<{ path: string; headers: Record<string, string>; body: string; payload: Record<string, unknown> }> = [];
+  let received: Delivery[] = [];
 
   before(async function () {
     this.timeout(300_000);
     stack = await sharedStack();
     app = await proxiedApp(stack.api);
-    receiver = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body, payload: JSON.parse(body) as Record<string, unknown> });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startWebhookReceiver();
+    received = receiver.received;
+    receiverUrl = `${receiver.url}`;
   });
   after(async () => {
     await app?.close();
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+        await receiver?.close();
   });
 
   it("the demo's tags (in demo.json) are assigned on chain by their hash and tap as authentic", async () => {

@@ -1,9 +1,8 @@
 // Events from the operations that exist, on the real seeded stack (chain, indexer, API): cert.issued when a passport
 // is issued, product.certified and tag.assigned once the indexer holds them at the confirmation depth.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "../support/webhook-receiver";
 import { keccak256, toUtf8Bytes } from "ethers";
 import { Webhook } from "standardwebhooks";
 import { getBrand } from "../../api/src/brands/service";
@@ -15,32 +14,22 @@ import { waitFor } from "../../scripts/lib/processes";
 import { json } from "../support/http";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
-type Delivery = { path: string; headers: Record<string, string>; body: string; payload: Record<string, unknown> };
 
 describe("webhook events from chain operations", () => {
   let stack: SeededStack;
-  let receiver: http.Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: Delivery[] = [];
+  let received: Delivery[] = [];
 
   before(async function () {
     this.timeout(300_000);
     stack = await sharedStack();
-    receiver = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body, payload: JSON.parse(body) as Record<string, unknown> });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startWebhookReceiver();
+    received = receiver.received;
+    receiverUrl = `${receiver.url}`;
   });
   after(async () => {
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+        await receiver?.close();
   });
 
   const v1Headers = () => ({ Authorization: `Bearer ${stack.demo.api_key}`, "X-Service-Brand": stack.demo.brand_slug, "Content-Type": "application/json" });
