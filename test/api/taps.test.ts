@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "../support/webhook-receiver";
 import { TAP_RECORDS_PER_CLIENT_HOUR } from "../../api/src/tags/verification";
+import { shopperWords } from "../../api/src/tags/verdicts";
 import { parse } from "csv-parse/sync";
 import { Webhook } from "standardwebhooks";
 import { buildApp } from "../../api/src/app";
@@ -141,6 +142,11 @@ describe("NFC taps: verdicts, replay, provisioning (Postgres)", () => {
   after(async () => {
     await proxied?.close();
     await api?.close();
+  });
+
+  it("words a verdict for shoppers without a doubled full stop after a brand name that ends with one", () => {
+    expect(shopperWords("invalid", "Demo Apparel Co.").detail).to.match(/ask Demo Apparel Co\.$/);
+    expect(shopperWords("invalid", "Acme").detail).to.match(/ask Acme\.$/);
   });
 
   it("provisions a batch as CSV: scan URLs with SDM placeholders, the derivation's keys, for owners and admins only", async () => {

@@ -43,7 +43,7 @@ export function shopperWords(verdict: TapVerdict, brandName: string): VerdictWor
     case "invalid":
       return {
         headline: "This tag could not be verified",
-        detail: `The code in this link does not match the secure tag of this product: the tag or the link may be copied or altered. Buy only from sellers you trust, or ask ${brandName}.`,
+        detail: `The code in this link does not match the secure tag of this product: the tag or the link may be copied or altered. Buy only from sellers you trust, or ask ${brandName}${brandName.endsWith(".") ? "" : "."}`,
         tone: "danger",
       };
     case "unknown_tag":
