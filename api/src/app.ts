@@ -33,6 +33,11 @@ import { dashboardTapAnalyticsRouter } from "./routes/dashboard/tap-analytics/ro
 import { dashboardTagsRouter } from "./routes/dashboard/tags/router";
 import { scanRouter } from "./routes/scan/router";
 import { dashboardAppRouter } from "./routes/dashboard/app/router";
+import { ordersRouter } from "./routes/orders/router";
+import { dashboardOrdersRouter } from "./routes/dashboard/orders/router";
+import { dashboardDomainsRouter } from "./routes/dashboard/domains/router";
+import { tlsAskRouter } from "./routes/tls/router";
+import { hostRouting } from "./middleware/host-routing";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
@@ -43,6 +48,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(hostRouting(deps));
 
   const routers = buildRouters(deps, new OpenApiRegistry());
 
@@ -84,6 +90,10 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     dashboardBrandRouter(deps, openapi),
     dashboardTapAnalyticsRouter(deps, openapi),
     dashboardTagsRouter(deps, openapi),
+    ordersRouter(deps, openapi),
+    dashboardOrdersRouter(deps, openapi),
+    dashboardDomainsRouter(deps, openapi),
+    tlsAskRouter(deps, openapi),
     dashboardAppRouter(deps, openapi),
   ];
 }

@@ -60,6 +60,16 @@ export type Config = Readonly<{
     sessionHours: number;
     idleMinutes: number;
   }>;
+  /** Orders and payment gateways (docs/payments.md). */
+  payments: Readonly<{
+    /** Minutes an unpaid order stays payable before it expires. */
+    orderTtlMinutes: number;
+  }>;
+  /** Brand subdomains and custom domains (docs/custom-domains.md). */
+  domains: Readonly<{
+    /** Every brand is served at <slug>.<baseDomain>. */
+    baseDomain: string;
+  }>;
   webhooks: Readonly<{
     concurrency: number;
     /** Attempts one endpoint, and one brand's endpoints together, may have in flight per dispatcher (fairness). */
@@ -217,6 +227,12 @@ export function loadConfig(env: Env = process.env): Config {
       secureCookies: publicBaseUrl.startsWith("https://"),
       sessionHours: int("DASHBOARD_SESSION_HOURS", 12, 1, 24 * 30),
       idleMinutes: int("DASHBOARD_IDLE_MINUTES", 120, 5, 24 * 60),
+    }),
+    payments: Object.freeze({
+      orderTtlMinutes: int("ORDER_TTL_MINUTES", 30, 5, 24 * 60),
+    }),
+    domains: Object.freeze({
+      baseDomain: str("BASE_DOMAIN", "localhost").toLowerCase(),
     }),
     webhooks: Object.freeze({
       concurrency: webhookConcurrency,

@@ -24,6 +24,10 @@ import { TapsScreen } from "./screens/taps/TapsScreen";
 import { TeamScreen } from "./screens/team/TeamScreen";
 import { UsageScreen } from "./screens/usage/UsageScreen";
 import { WebhooksScreen } from "./screens/webhooks/WebhooksScreen";
+import { OrdersScreen } from "./screens/orders/OrdersScreen";
+import { GatewayKeysScreen } from "./screens/gateway-keys/GatewayKeysScreen";
+import { CashierScreen } from "./screens/cashier/CashierScreen";
+import { DomainScreen } from "./screens/domain/DomainScreen";
 import { setSession, useSession } from "./session";
 import { ErrorNotice, Loading } from "./ui/notices";
 import { Requires } from "./Requires";
@@ -158,6 +162,24 @@ function SignedIn() {
         </Route>
         <Route path="/account">
           <AccountScreen />
+        </Route>
+        <Route path="/orders">
+          <OrdersScreen />
+        </Route>
+        <Route path="/gateway-keys">
+          <Requires permission="payments.manage" what="managing gateway keys">
+            <GatewayKeysScreen />
+          </Requires>
+        </Route>
+        <Route path="/cashier/:orderId">
+          {(params) => (
+            <Requires permission="orders.confirm" what="confirming cash payments">
+              <CashierScreen orderId={params.orderId} />
+            </Requires>
+          )}
+        </Route>
+        <Route path="/domain">
+          <DomainScreen />
         </Route>
         <Route>
           <NotFoundScreen />

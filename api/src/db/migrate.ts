@@ -21,6 +21,8 @@ import * as dashboardProducts from "./migrations/019-dashboard-products";
 import * as brandLogos from "./migrations/020-brand-logos";
 import * as nfcTags from "./migrations/021-nfc-tags";
 import * as tagProvisioning from "./migrations/022-tag-provisioning";
+import * as customDomains from "./migrations/023-custom-domains";
+import * as orders from "./migrations/024-orders";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -50,6 +52,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "020-brand-logos": brandLogos,
   "021-nfc-tags": nfcTags,
   "022-tag-provisioning": tagProvisioning,
+  "023-custom-domains": customDomains,
+  "024-orders": orders,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -56,6 +56,32 @@ export const PLANS: Readonly<Record<PlanName, Readonly<Plan>>> = Object.freeze({
 
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 
+/** How a shopper pays: two Bangladeshi mobile-banking gateways, a card gateway, and Cash QR confirmed by a cashier. */
+export const PAYMENT_METHODS = ["bkash", "nagad", "sslcommerz", "cash_qr"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** What a plan allows beyond its meters (spec section 8's notes). */
+export type PlanFeatures = Readonly<{
+  /** "custom domain" from Growth (tier 2) up; Starter is "subdomain only". */
+  customDomain: boolean;
+  /**
+   * Starter has "mobile payments" (bKash, Nagad); Growth has "all gateways including card". Cash QR needs no gateway
+   * account and takes cash at the brand's own till, so every plan has it.
+   */
+  paymentMethods: readonly PaymentMethod[];
+}>;
+
+const FEATURES: Readonly<Record<PlanName, PlanFeatures>> = Object.freeze({
+  starter: Object.freeze({ customDomain: false, paymentMethods: Object.freeze(["bkash", "nagad", "cash_qr"] as const) }),
+  growth: Object.freeze({ customDomain: true, paymentMethods: PAYMENT_METHODS }),
+  enterprise: Object.freeze({ customDomain: true, paymentMethods: PAYMENT_METHODS }),
+});
+
+/** The features of a brand's plan; an unknown plan name gets Starter's, like effectiveLimits. */
+export function planFeatures(plan: string): PlanFeatures {
+  return isPlanName(plan) ? FEATURES[plan] : FEATURES.starter;
+}
+
 export function isPlanName(value: string): value is PlanName {
   return Object.prototype.hasOwnProperty.call(PLANS, value);
 }

@@ -25,8 +25,12 @@ export const PERMISSIONS = {
   "keys.manage": ["owner", "admin"],
   /** Invite people, change roles, remove people; read the audit log. */
   "team.manage": ["owner", "admin"],
-  /** Confirm a Cash QR payment at the till (the payments issue builds on it). */
+  /** Confirm a Cash QR payment at the till. */
   "orders.confirm": ["owner", "admin", "cashier"],
+  /** Refund a paid order through its gateway. */
+  "orders.refund": ["owner", "admin"],
+  /** Gateway Keys: the brand's payment gateway credentials and which methods the scan page offers. */
+  "payments.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

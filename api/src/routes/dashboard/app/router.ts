@@ -27,6 +27,10 @@ export const DASHBOARD_SCREENS = [
   "audit",
   "usage",
   "account",
+  "orders",
+  "gateway-keys",
+  "cashier",
+  "domain",
 ] as const;
 
 /**

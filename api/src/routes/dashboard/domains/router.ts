@@ -1,0 +1,9 @@
+// Dashboard custom domain: add, check, remove (issue 14).
+import type Router from "@koa/router";
+import type { AppDeps, AppState } from "../../../deps";
+import type { OpenApiRegistry } from "../../../openapi/registry";
+import { mountRoutes } from "../../define-route";
+
+export function dashboardDomainsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  return mountRoutes(deps, openapi, []);
+}

@@ -1,0 +1,9 @@
+// Dashboard orders, refunds, gateway keys and the cashier's Cash QR confirmation (issue 13).
+import type Router from "@koa/router";
+import type { AppDeps, AppState } from "../../../deps";
+import type { OpenApiRegistry } from "../../../openapi/registry";
+import { mountRoutes } from "../../define-route";
+
+export function dashboardOrdersRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
+  return mountRoutes(deps, openapi, []);
+}
