@@ -8,6 +8,7 @@ import { createProvider } from "../api/src/chain/provider";
 import { SharedWallet } from "../api/src/chain/signer";
 import { createDb } from "../api/src/db/knex";
 import { migrateLatest } from "../api/src/db/migrate";
+import { brandHostUrl } from "../api/src/links";
 import { startApi, type RunningApi } from "../api/src/server";
 import { startDispatcher } from "../api/src/webhooks/dispatcher-main";
 import { deployContracts } from "./lib/deploy";
@@ -17,12 +18,15 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./lib/postgres";
 import { portInUse, waitFor, type Child } from "./lib/processes";
 import { resetForNewLocalChain } from "./lib/local-chain";
 import { seedDemo, type DemoState } from "./lib/seed";
+import { startPaymentSims } from "./lib/payment-sims";
 
 const ROOT = path.resolve(__dirname, "..");
 const DATA = path.join(ROOT, ".data");
 const LOGS = path.join(DATA, "logs");
 const HARDHAT_ADMIN = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"; // Hardhat public test account #1
 const DATABASE = "passport_registry";
+/** The demo brand's custom domain, seeded as verified: `curl -H 'Host: shop.demo-apparel.test'` reaches its site. */
+const DEMO_CUSTOM_DOMAIN = "shop.demo-apparel.test";
 
 type Step = { started: number; label: string };
 const stopFns: Array<{ name: string; stop: () => Promise<void> }> = [];
@@ -103,6 +107,12 @@ async function main() {
   watch(chain.child);
   done(step, chain.rpcUrl);
 
+  // bKash, Nagad and SSLCommerz as local protocol servers; their keys are kept in .data, so the demo brand's stay valid.
+  step = begin("payment gateways (local bKash, Nagad, SSLCommerz)");
+  const sims = await startPaymentSims({ stateDir: DATA });
+  stopFns.push({ name: "payment gateways", stop: sims.stop });
+  done(step, [sims.bkash, sims.nagad, sims.sslcommerz].map((sim) => new URL(sim.baseUrl).host).join(", "));
+
   const publicBaseUrl = env("PUBLIC_BASE_URL", `http://127.0.0.1:${apiPort}`);
   const deploymentsDir = path.join(ROOT, "deployments");
   Object.assign(process.env, {
@@ -114,6 +124,9 @@ async function main() {
     RPC_URL: chain.rpcUrl,
     CHAIN_ID: String(chain.chainId),
     DEPLOYMENTS_DIR: deploymentsDir,
+    BKASH_BASE_URL: sims.bkash.baseUrl,
+    NAGAD_BASE_URL: sims.nagad.baseUrl,
+    SSLCOMMERZ_BASE_URL: sims.sslcommerz.baseUrl,
   });
   const config = loadConfig();
 
@@ -140,7 +153,17 @@ async function main() {
   try {
     await migrateLatest(db);
     await resetForNewLocalChain(db, deployment, config.onchainSchema);
-    demo = await seedDemo({ db, wallet, contracts, previous, demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined, tagKeys: config.tags, log: () => undefined });
+    demo = await seedDemo({
+      db,
+      wallet,
+      contracts,
+      previous,
+      demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined,
+      tagKeys: config.tags,
+      domains: { baseDomain: config.domains.baseDomain, customDomain: DEMO_CUSTOM_DOMAIN },
+      payments: { config, credentials: { bkash: sims.bkash.credentials, nagad: sims.nagad.credentials, sslcommerz: sims.sslcommerz.credentials } },
+      log: () => undefined,
+    });
   } finally {
     await db.destroy();
     provider.destroy();
@@ -210,6 +233,8 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Dashboard login  ${demo.brand_users.owner.email} (owner), ${demo.brand_users.cashier.email} (cashier); passwords in .data/demo.json
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
+  Payments         its scan page sells by bKash, Nagad, card and Cash QR; the gateways are local servers (docs/payments.md)
+  Brand site       ${brandHostUrl(config, demo.subdomain_host)}${demo.custom_domain ? `, and curl -H 'Host: ${demo.custom_domain}' ${api.url}/` : ""}
 
 Everything above is also in .data/demo.json; logs (api, dispatcher, indexer, hardhat-node) are in .data/logs/.
 Press Ctrl-C to stop.

@@ -1,6 +1,7 @@
 // Reads process.env once, validates it, and freezes the result; nothing else in the service reads the environment.
 import path from "node:path";
 import ipaddr from "ipaddr.js";
+import { isDnsName, normalizeHostname } from "./domains/hostnames";
 
 export type Mode = "local" | "production";
 
@@ -64,11 +65,36 @@ export type Config = Readonly<{
   payments: Readonly<{
     /** Minutes an unpaid order stays payable before it expires. */
     orderTtlMinutes: number;
+    /** How often the reconciliation job asks gateways about unsettled orders (and the base of its back-off). */
+    reconcileIntervalSeconds: number;
+    /** Public order API budgets per client address (IPv6 /64) and clock hour: orders placed, and status reads. */
+    ordersPerClientHour: number;
+    orderReadsPerClientHour: number;
+    /** Where each gateway's API lives: the live URLs in production, the local protocol servers under `npm start`. */
+    gateways: Readonly<{
+      bkash: Readonly<{ baseUrl: string }>;
+      nagad: Readonly<{ baseUrl: string }>;
+      sslcommerz: Readonly<{ baseUrl: string }>;
+    }>;
+    /** Time limit of one call to a gateway; past it the call fails as retryable. */
+    gatewayTimeoutMs: number;
   }>;
   /** Brand subdomains and custom domains (docs/custom-domains.md). */
   domains: Readonly<{
     /** Every brand is served at <slug>.<baseDomain>. */
     baseDomain: string;
+    /** What a brand's custom domain must be a CNAME of (default: the public base URL's host). */
+    cnameTarget: string;
+    /** DNS servers the checker asks (`host` or `host:port`); empty: the system's. */
+    dnsResolvers: readonly string[];
+    /** Time limit of one DNS query. */
+    dnsTimeoutMs: number;
+    /** How long a new domain is checked (with back-off) before it is marked failed. */
+    verifyWindowHours: number;
+    /** How often the checker looks for due domains. */
+    checkIntervalMs: number;
+    /** When set, the TLS ask endpoint answers only requests that give it (and then from anywhere). */
+    tlsAskSecret: string | undefined;
   }>;
   webhooks: Readonly<{
     concurrency: number;
@@ -122,6 +148,14 @@ export const LOCAL_CHAIN_ID = 31337;
 export const LOCAL_TAG_MASTER_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtdGFnLWtleSE=";
 
 export const LOCAL_SECRETS_KEY = "cGFzc3BvcnQtcmVnaXN0cnktbG9jYWwtc2VjcmV0c0s=";
+
+/** The payment gateways' live and sandbox API bases (their integration guides); the clients append the paths. */
+const BKASH_LIVE_URL = "https://tokenized.pay.bka.sh/v1.2.0-beta/tokenized/checkout";
+const BKASH_SANDBOX_URL = "https://tokenized.sandbox.bka.sh/v1.2.0-beta/tokenized/checkout";
+const NAGAD_LIVE_URL = "https://api.mynagad.com";
+const NAGAD_SANDBOX_URL = "http://sandbox.mynagad.com:10080/remote-payment-gateway-1.0";
+const SSLCOMMERZ_LIVE_URL = "https://securepay.sslcommerz.com";
+const SSLCOMMERZ_SANDBOX_URL = "https://sandbox.sslcommerz.com";
 
 type Env = Record<string, string | undefined>;
 
@@ -230,9 +264,27 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     payments: Object.freeze({
       orderTtlMinutes: int("ORDER_TTL_MINUTES", 30, 5, 24 * 60),
+      reconcileIntervalSeconds: int("ORDER_RECONCILE_INTERVAL_SECONDS", 60, 1, 3600),
+      // A shopper places an order or two; a status page polls every few seconds while it is open.
+      ordersPerClientHour: int("ORDERS_PER_CLIENT_HOUR", 30, 1, 10_000_000),
+      orderReadsPerClientHour: int("ORDER_READS_PER_CLIENT_HOUR", 2000, 1, 10_000_000),
+      // Local mode defaults to the gateways' sandboxes; scripts/start.ts points these at its local protocol servers.
+      gateways: Object.freeze({
+        bkash: Object.freeze({ baseUrl: url("BKASH_BASE_URL", production ? BKASH_LIVE_URL : BKASH_SANDBOX_URL) }),
+        nagad: Object.freeze({ baseUrl: url("NAGAD_BASE_URL", production ? NAGAD_LIVE_URL : NAGAD_SANDBOX_URL) }),
+        sslcommerz: Object.freeze({ baseUrl: url("SSLCOMMERZ_BASE_URL", production ? SSLCOMMERZ_LIVE_URL : SSLCOMMERZ_SANDBOX_URL) }),
+      }),
+      gatewayTimeoutMs: int("PAYMENT_GATEWAY_TIMEOUT_MS", 10_000, 100, 60_000),
     }),
     domains: Object.freeze({
-      baseDomain: str("BASE_DOMAIN", "localhost").toLowerCase(),
+      baseDomain: hostnameSetting("BASE_DOMAIN", str("BASE_DOMAIN", "localhost"), problems),
+      // Defaults to the public host as it is (on one machine an address, which no CNAME can name: set it in production).
+      cnameTarget: env.DOMAIN_CNAME_TARGET?.trim() ? hostnameSetting("DOMAIN_CNAME_TARGET", env.DOMAIN_CNAME_TARGET, problems) : hostOf(publicBaseUrl),
+      dnsResolvers: dnsServers(env.DNS_RESOLVERS?.trim() ?? "", problems),
+      dnsTimeoutMs: int("DNS_TIMEOUT_MS", 5000, 100, 60_000),
+      verifyWindowHours: int("DOMAIN_VERIFY_WINDOW_HOURS", 24, 1, 24 * 7),
+      checkIntervalMs: int("DOMAIN_CHECK_INTERVAL_MS", 30_000, 100, 3_600_000),
+      tlsAskSecret: tlsAskSecret(env.TLS_ASK_SECRET?.trim() || undefined, problems),
     }),
     webhooks: Object.freeze({
       concurrency: webhookConcurrency,
@@ -255,6 +307,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!production && config.rpcUrl && !isLoopbackUrl(config.rpcUrl)) {
     problems.push("RPC_URL must be on this machine (127.0.0.1, ::1 or localhost) in local mode; set SERVICE_MODE=production for a remote node");
   }
+  // Gateway calls carry merchant credentials (SSLCommerz's store password is in the query): never in clear text.
+  for (const [name, gateway] of Object.entries(config.payments.gateways)) {
+    if (production && !gateway.baseUrl.startsWith("https://")) problems.push(`${name.toUpperCase()}_BASE_URL must be an https URL in production`);
+  }
   if (production && config.tags.masterKey.equals(Buffer.from(LOCAL_TAG_MASTER_KEY, "base64"))) {
     problems.push("TAG_MASTER_KEY must not be the public local key in production");
   }
@@ -271,6 +327,40 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Keys whose defaults only make sense on one machine: production must set them. */
 const LOCAL_ONLY_DEFAULTS = new Set(["DATABASE_URL", "RPC_URL", "PUBLIC_BASE_URL", "SIGNER_PRIVATE_KEY", "SECRETS_KEY", "TAG_MASTER_KEY"]);
+
+/** A hostname setting (BASE_DOMAIN, DOMAIN_CNAME_TARGET) in its normal form: lower case, no trailing dot. */
+function hostnameSetting(name: string, value: string, problems: string[]): string {
+  const host = normalizeHostname(value);
+  if (!isDnsName(host)) problems.push(`${name} must be a DNS name such as passports.example.com (got "${value}")`);
+  return host;
+}
+
+/** The host of a URL, lower case ("" when it is not one; the URL's own check reports that). */
+function hostOf(value: string): string {
+  try {
+    return new URL(value).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
+/** DNS_RESOLVERS: a comma list of addresses, each optionally with a port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). */
+function dnsServers(value: string, problems: string[]): readonly string[] {
+  const servers = value === "" ? [] : value.split(",").map((entry) => entry.trim());
+  for (const server of servers) {
+    const [, address, port] = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server];
+    if (!address || !ipaddr.isValid(address) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      problems.push(`DNS_RESOLVERS must list IP addresses, each with an optional :port (got "${server}")`);
+    }
+  }
+  return Object.freeze(servers);
+}
+
+/** TLS_ASK_SECRET, when set: long enough not to be guessed. */
+function tlsAskSecret(value: string | undefined, problems: string[]): string | undefined {
+  if (value !== undefined && value.length < 16) problems.push("TLS_ASK_SECRET must be at least 16 characters");
+  return value;
+}
 
 /** SMTP_URL as smtp:// or smtps:// (credentials in the URL, as nodemailer takes them). */
 function smtpUrl(value: string | undefined, problems: string[]): string | undefined {

@@ -7,6 +7,7 @@ import type { KeyCache } from "./brands/key-cache";
 import type { BrandContext } from "./brands/service";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
+import type { SiteBrand } from "./domains/site-hosts";
 import type { Knex } from "./db/knex";
 import type { Logger } from "./logger";
 import type { CallMeter } from "./metering/call-meter";
@@ -25,6 +26,8 @@ export type AppState = {
   user?: SessionUser;
   /** The transaction this request's writes join, when a middleware opened one (middleware/idempotency.ts). */
   transaction?: Knex;
+  /** The brand whose subdomain or custom domain the request came to (middleware/host-routing.ts); unset on the main site. */
+  siteBrand?: SiteBrand;
 };
 
 export type AppDeps = {

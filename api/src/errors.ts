@@ -70,6 +70,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** 403 PLAN_FEATURE: the brand's plan does not include a feature (a payment method, a custom domain). */
+export class PlanFeatureError extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(403, "PLAN_FEATURE", message, details);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string) {
     super(409, "CONFLICT", message);

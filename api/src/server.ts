@@ -12,7 +12,9 @@ import { CallMeter } from "./metering/call-meter";
 import { ScanRecorder } from "./scans/scan-recorder";
 import { createLogger } from "./logger";
 import { reconcilePendingIssuances } from "./passports/issuance";
+import { startOrderReconciliation } from "./orders/reconciliation";
 import { createChainAccess } from "./chain/access";
+import { DomainChecker } from "./domains/checker";
 import { createProvider } from "./chain/provider";
 
 export type RunningApi = { server: Server; url: string; stop: () => Promise<void> };
@@ -54,11 +56,18 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   void reconcile();
   const reconcileTimer = setInterval(reconcile, 5 * 60_000);
   reconcileTimer.unref();
+  // Orders no callback settled are asked about at their gateway (orders/reconciliation.ts).
+  const orderReconciliation = startOrderReconciliation(deps);
+  // Pending custom domains are checked in DNS, due ones claimed so replicas share the work (domains/checker.ts).
+  const domainChecker = new DomainChecker(deps);
+  domainChecker.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       clearInterval(reconcileTimer);
+      await orderReconciliation.stop();
+      await domainChecker.stop();
       // Stop taking connections, let in-flight requests finish (bounded), then release the pool.
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

@@ -166,6 +166,7 @@ function SignedIn() {
         <Route path="/orders">
           <OrdersScreen />
         </Route>
+        <Route path="/orders/:orderId">{(params) => <OrdersScreen orderId={params.orderId} />}</Route>
         <Route path="/gateway-keys">
           <Requires permission="payments.manage" what="managing gateway keys">
             <GatewayKeysScreen />

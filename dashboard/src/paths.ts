@@ -27,11 +27,11 @@ export function safeNext(next: string | null): string {
 }
 
 /**
- * The one-time token of an emailed link (reset password, accept invitation), carried in the URL fragment (#token=…)
- * so it never reaches a server log or a Referer header.
+ * The one-time token of an emailed link (reset password, accept invitation: #token=…) or of a Cash QR (#t=…),
+ * carried in the URL fragment so it never reaches a server log or a Referer header.
  */
-export function tokenFromFragment(): string | null {
-  const token = new URLSearchParams(window.location.hash.replace(/^#/, "")).get("token");
+export function tokenFromFragment(name = "token"): string | null {
+  const token = new URLSearchParams(window.location.hash.replace(/^#/, "")).get(name);
   return token && /^[A-Za-z0-9_-]{10,100}$/.test(token) ? token : null;
 }
 

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { getBrand } from "../../api/src/brands/service";
 import { ConfigError, loadConfig, type Config } from "../../api/src/config";
+import { brandAddress } from "../../api/src/domains/service";
 import { PROVISION_MAX_TAGS, provisionTags, provisioningCsv, urlTemplateOf } from "../../api/src/tags/provisioning";
 import { TAG_CHIPS, type TagChip } from "../../api/src/tags/verdicts";
 import { brandOption, requiredOption, stringOption, UsageError, type AdminCommand, type CommandContext } from "./command";
@@ -49,7 +50,8 @@ const provisionCommand: AdminCommand = {
       { chip: chip as TagChip, tagUids: listOption(context, "uids")!, productUids: listOption(context, "products") },
       { withKeys: true },
     );
-    const csv = provisioningCsv(cfg, tags);
+    const address = await brandAddress(context.db, brand.id);
+    const csv = provisioningCsv(cfg, tags, address);
     const out = stringOption(context, "out");
     if (out) writeFileSync(out, csv, { mode: 0o600 });
     const hex = (key: Buffer | undefined) => (key ? key.toString("hex").toUpperCase() : null);
@@ -60,7 +62,7 @@ const provisionCommand: AdminCommand = {
         chip: tag.chip,
         key_version: tag.keyVersion,
         product_uid: tag.productUid,
-        url_template: urlTemplateOf(cfg, tag.chip, tag.productUid),
+        url_template: urlTemplateOf(cfg, tag.chip, tag.productUid, address),
         sdm_meta_read_key: hex(tag.keys?.sdmMetaRead),
         sdm_file_read_key: hex(tag.keys?.sdmFileRead),
       })),

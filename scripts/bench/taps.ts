@@ -2,10 +2,10 @@
 // counter, so each is checked, accepted and recorded) against the plain scan page of the same products, in the same
 // run, with the same load generator; prints req/s, p50, p99, the verdicts seen, and the ratio held to the goal.
 import os from "node:os";
-import { Worker } from "node:worker_threads";
 import { getBrand } from "../../api/src/brands/service";
 import { registerProduct } from "../../api/src/products/service";
 import { provisionTags } from "../../api/src/tags/provisioning";
+import { figuresTable, positiveInteger, runLoad, type LoadFigures } from "../lib/bench-load";
 import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { seedDemo } from "../lib/seed";
 import { startStack } from "../lib/stack";
@@ -20,105 +20,69 @@ const GOAL_RATIO = 0.5;
 /** Taps made ready per connection: more than any connection sends in warm-up plus run on this kind of machine. */
 const TAPS_PER_CONNECTION = positiveInteger("BENCH_TAPS_PER_CONNECTION", 4000);
 
-type Figures = { requests: number; seconds: number; reqPerSec: number; p50Ms: number; p99Ms: number; non200: number; errors: number; verdicts: Record<string, number>; exhausted: number };
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
-  return value;
-}
+type Figures = LoadFigures & { non200: number; errors: number; verdicts: Record<string, number>; exhausted: number };
 
 /**
- * The load generator, in a worker thread so it does not share an event loop with the API it measures: one keep-alive
- * connection per list of URLs, each sent in order (a list of one is repeated), for `durationMs`. The verdict of each
- * page is read from its words (pages/scan.ts).
+ * The load generator (see runLoad): one keep-alive connection per list of URLs, each sent in order from its start
+ * (a list of one is repeated), for `durationMs`; it reports where each list stopped. The verdict of each page is read
+ * from its words (pages/scan.ts).
  */
 const WORKER = `
 const http = require("node:http");
-const { parentPort, workerData } = require("node:worker_threads");
 const { lists, start, durationMs } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: lists.length });
-const latencies = [];
 const verdicts = {};
 let non200 = 0, errors = 0, exhausted = 0;
 const verdictOf = (body) =>
   body.includes("Genuine tag") ? "authentic" : body.includes("used before") ? "replayed" : body.includes("could not be verified") ? "invalid" : body.includes("Tag check") ? "other" : "plain";
 function get(url) {
   return new Promise((resolve) => {
-    const started = performance.now();
     const req = http.get(url, { agent }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve({ ms: performance.now() - started, status: res.statusCode, body }));
+      res.on("end", () => resolve({ status: res.statusCode, body }));
     });
-    req.on("error", () => resolve({ ms: performance.now() - started, status: 0, body: "" }));
+    req.on("error", () => resolve({ status: 0, body: "" }));
   });
 }
+function tally(res) {
+  if (res.status === 0) errors += 1;
+  else if (res.status !== 200) non200 += 1;
+  else { const v = verdictOf(res.body); verdicts[v] = (verdicts[v] || 0) + 1; }
+}
 async function connection(list, offset) {
-  const until = performance.now() + durationMs;
   let i = offset;
-  while (performance.now() < until) {
-    if (list.length > 1 && i >= list.length) { exhausted += 1; return; }
-    const res = await get(list[list.length > 1 ? i : 0]);
+  const next = () => {
+    if (list.length > 1 && i >= list.length) { exhausted += 1; return undefined; }
+    const url = list[list.length > 1 ? i : 0];
     i += 1;
-    latencies.push(res.ms);
-    if (res.status === 0) errors += 1;
-    else if (res.status !== 200) non200 += 1;
-    else { const v = verdictOf(res.body); verdicts[v] = (verdicts[v] || 0) + 1; }
-  }
+    return () => get(url);
+  };
+  await timedLoop(durationMs, next, tally);
   return i;
 }
-const began = performance.now();
-Promise.all(lists.map((list, n) => connection(list, start[n]))).then((next) => {
+measure(lists.map((list, n) => () => connection(list, start[n])), (next) => {
   agent.destroy();
-  parentPort.postMessage({ latencies, verdicts, non200, errors, exhausted, next, seconds: (performance.now() - began) / 1000 });
+  return { verdicts, non200, errors, exhausted, next };
 });
 `;
 
 /** Sends each list's URLs from `start` for `seconds`; returns the figures and where each list stopped. */
-function load(lists: string[][], start: number[], seconds: number): Promise<{ figures: Figures; next: number[] }> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { lists, start, durationMs: seconds * 1000 } });
-    worker.once("error", reject);
-    worker.once("message", (result: { latencies: number[]; verdicts: Record<string, number>; non200: number; errors: number; exhausted: number; next: number[]; seconds: number }) => {
-      void worker.terminate();
-      const sorted = Float64Array.from(result.latencies).sort();
-      const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-      resolve({
-        next: result.next,
-        figures: {
-          requests: sorted.length,
-          seconds: result.seconds,
-          reqPerSec: sorted.length / result.seconds,
-          p50Ms: at(0.5),
-          p99Ms: at(0.99),
-          non200: result.non200,
-          errors: result.errors,
-          verdicts: result.verdicts,
-          exhausted: result.exhausted,
-        },
-      });
-    });
-  });
+async function load(lists: string[][], start: number[], seconds: number): Promise<{ figures: Figures; next: number[] }> {
+  const { next, ...figures } = await runLoad<Omit<Figures, keyof LoadFigures> & { next: number[] }>(WORKER, { lists, start, durationMs: seconds * 1000 });
+  return { figures, next };
 }
 
 function report(rows: Array<{ name: string; figures: Figures }>): string[] {
-  const header = ["target", "req/s", "p50 ms", "p99 ms", "non-200", "errors", "verdicts"];
-  const cells = rows.map(({ name, figures: f }) => [
-    name,
-    f.reqPerSec.toFixed(0),
-    f.p50Ms.toFixed(1),
-    f.p99Ms.toFixed(1),
-    String(f.non200),
-    String(f.errors),
-    Object.entries(f.verdicts).map(([verdict, count]) => `${verdict} ${count}`).join(", "),
-  ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => row[c]!.length)));
-  const line = (row: string[]) => row.map((cell, c) => (c === 0 || c === row.length - 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
-  return [line(header), ...cells.map(line)];
+  return figuresTable(
+    ["target", "req/s", "p50 ms", "p99 ms", "non-200", "errors", "verdicts"],
+    rows.map(({ name, figures: f }) => ({
+      name,
+      figures: f,
+      more: [String(f.non200), String(f.errors), Object.entries(f.verdicts).map(([verdict, count]) => `${verdict} ${count}`).join(", ")],
+    })),
+  );
 }
 
 async function main() {
@@ -154,7 +118,7 @@ async function main() {
     const warm = await load(tapLists, zero, WARMUP_S);
     const verified = (await load(tapLists, warm.next, DURATION_S)).figures;
 
-    const ratio = verified.reqPerSec / plain.reqPerSec;
+    const ratio = verified.perSecond / plain.perSecond;
     const authentic = verified.verdicts.authentic ?? 0;
     const lines = [
       ...report([
@@ -162,7 +126,7 @@ async function main() {
         { name: "GET /scan/{uid} + SUN (verified taps)", figures: verified },
       ]),
       "",
-      `verified taps per second: ${verified.reqPerSec.toFixed(0)} (${authentic} of ${verified.requests} authentic); ratio to the plain page ${ratio.toFixed(2)} (goal >= ${GOAL_RATIO.toFixed(2)}) ${ratio >= GOAL_RATIO ? "met" : "MISSED"}; p99 ${verified.p99Ms.toFixed(1)} ms (plain ${plain.p99Ms.toFixed(1)} ms)`,
+      `verified taps per second: ${verified.perSecond.toFixed(0)} (${authentic} of ${verified.requests} authentic); ratio to the plain page ${ratio.toFixed(2)} (goal >= ${GOAL_RATIO.toFixed(2)}) ${ratio >= GOAL_RATIO ? "met" : "MISSED"}; p99 ${verified.p99Ms.toFixed(1)} ms (plain ${plain.p99Ms.toFixed(1)} ms)`,
     ];
     if (verified.exhausted > 0) lines.push(`  (${verified.exhausted} connections ran out of prepared taps: raise BENCH_TAPS_PER_CONNECTION for a full run)`);
     if (authentic !== verified.requests) lines.push("  (not every tap was authentic: the figures include other verdicts)");

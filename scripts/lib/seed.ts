@@ -1,7 +1,7 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
-// few products, some of them minted, each minted one with an NTAG 424 DNA tag. Rows are created once, through the same
-// services the API and the admin CLI use (so the demo data is what they would make); chain state is re-created on
-// every new local chain.
+// few products, some of them minted, each minted one with an NTAG 424 DNA tag, and (under `npm start`) payment methods
+// set up against the local gateway servers. Rows are created once, through the same services the API and the admin
+// CLI use (so the demo data is what they would make); chain state is re-created on every new local chain.
 import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -21,9 +21,13 @@ import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
 import { findProductByUid } from "../../api/src/products/products.repo";
 import { registerProduct } from "../../api/src/products/service";
 import { LOCAL_TAG_MASTER_KEY, type Config } from "../../api/src/config";
+import { insertDomain, recordCheck } from "../../api/src/domains/domains.repo";
+import { brandAddress } from "../../api/src/domains/service";
 import { provisionTags } from "../../api/src/tags/provisioning";
 import { tagHashOf } from "../../api/src/tags/service";
 import { tagKeyProvider } from "../../api/src/tags/verification";
+import { gatewayKeysOverview, saveGatewayKeys, setSalesEnabled } from "../../api/src/orders/gateway-keys";
+import type { GatewayCredentials, GatewayMethod } from "../../api/src/payments/gateway";
 
 export type FactorySeed = {
   factory_id: number;
@@ -53,6 +57,9 @@ export type DemoState = {
    * when they derive from the public local TAG_MASTER_KEY, so anyone can emulate a tap (scripts/lib/tap-emulator.ts).
    */
   tags: DemoTag[];
+  /** The demo brand's subdomain (<slug>.<BASE_DOMAIN>), and its custom domain, seeded as verified (null: not seeded). */
+  subdomain_host: string;
+  custom_domain: string | null;
 };
 
 export type DemoTag = { tag_uid: string; product_uid: string; type: "NTAG424"; sdm_meta_read_key?: string; sdm_file_read_key?: string };
@@ -112,6 +119,13 @@ export async function seedDemo(options: {
   log: (line: string) => void;
   /** The API's config.tags, so demo tags verify under its keys (default: the public local master key, version 1). */
   tagKeys?: Config["tags"];
+  /** BASE_DOMAIN (default localhost), and a custom domain to give the demo brand, verified (default: none). */
+  domains?: { baseDomain: string; customDomain?: string };
+  /**
+   * The gateways the API talks to and the credentials they accept (the local protocol servers under `npm start`):
+   * the demo brand then sells, by all four methods. Left out, its payment setup is left as it is.
+   */
+  payments?: DemoPayments;
 }): Promise<DemoState> {
   const { db, wallet, contracts, log } = options;
   const factories = loadFactories();
@@ -142,6 +156,7 @@ export async function seedDemo(options: {
   const admin = await ensureOperator(db, ADMIN_EMAIL, "admin", null, options.previous?.admin?.password);
   const owner = await ensureBrandUser(db, brand.id, OWNER_EMAIL, "owner", options.previous?.brand_users?.owner?.password);
   const cashier = await ensureBrandUser(db, brand.id, CASHIER_EMAIL, "cashier", options.previous?.brand_users?.cashier?.password);
+  if (options.payments) await seedDemoPayments(db, brand.id, options.payments, log);
 
   // Factory profiles (off chain) and their registration, certifications and verification (on chain).
   // The profile is stored as POST /api/factories stores it, so its metadata hash is the one registered on chain.
@@ -174,6 +189,7 @@ export async function seedDemo(options: {
   }
   log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
   const tags = await seedDemoTags(db, wallet, contracts, brand.id, products.filter((p) => p.minted).map((p) => p.uid), options.tagKeys ?? LOCAL_TAG_KEYS);
+  const customDomain = options.domains?.customDomain ? await seedDemoDomain(db, brand.id, options.domains.customDomain) : null;
 
   return {
     brand_slug: BRAND.slug,
@@ -184,7 +200,49 @@ export async function seedDemo(options: {
     factory_ids: factories.map((f) => f.factory_id),
     products,
     tags,
+    subdomain_host: `${BRAND.slug}.${options.domains?.baseDomain ?? "localhost"}`,
+    custom_domain: customDomain,
   };
+}
+
+/**
+ * Gives the demo brand a verified custom domain, once: a local demo has no public DNS to check, so it is recorded as
+ * checked. A domain the brand has (or had: removed in the dashboard) is left as it is. Returns the verified one.
+ */
+async function seedDemoDomain(db: Knex, brandId: number, hostname: string): Promise<string | null> {
+  if (!(await db("app.custom_domains").where({ brand_id: brandId }).first("id"))) {
+    const added = await insertDomain(db, { brandId, hostname, verifyToken: randomBytes(16).toString("hex") });
+    if ("taken" in added) throw new Error(`the demo's custom domain ${hostname} belongs to another brand`);
+    const seeded = { ok: true, detail: "Recorded by the local demo's seed: no public DNS to check." };
+    await recordCheck(db, added.row.id, { cname: seeded, txt: seeded, at: new Date(), outcome: { status: "verified" } });
+  }
+  return (await brandAddress(db, brandId))?.customDomain ?? null;
+}
+
+export type DemoPayments = { config: Pick<Config, "secretsKey" | "payments">; credentials: Record<GatewayMethod, GatewayCredentials> };
+
+/**
+ * Sets up the demo brand's payment methods through Gateway Keys (so each gateway checks its keys, as in the
+ * dashboard): the three gateways with the local servers' credentials, and Cash QR. A method already set up with these
+ * credentials is left as it is; sales are turned on the first time only, so an owner's switch survives a restart.
+ */
+async function seedDemoPayments(db: Knex, brandId: number, payments: DemoPayments, log: (line: string) => void): Promise<void> {
+  const deps = { db, config: payments.config };
+  const actor = { system: "demo seed" };
+  const before = await gatewayKeysOverview(deps, brandId);
+  for (const view of before.methods) {
+    if (view.method === "cash_qr") {
+      if (!view.configured) await saveGatewayKeys(deps, brandId, actor, "cash_qr", { enabled: true });
+      continue;
+    }
+    const credentials = payments.credentials[view.method];
+    const current = view.configured && view.fields.every((field) => field.secret || field.hint === credentials[field.name]?.trim());
+    if (!current) await saveGatewayKeys(deps, brandId, actor, view.method, { credentials: { ...credentials }, enabled: true });
+  }
+  if (before.methods.every((method) => !method.configured)) {
+    await setSalesEnabled(deps, brandId, actor, true);
+    log("the demo brand sells by bKash, Nagad, card (SSLCommerz) and Cash QR");
+  }
 }
 
 /** A demo product's tag UID: 7 bytes, NXP's manufacturer byte 04 then six derived from the product UID (stable). */

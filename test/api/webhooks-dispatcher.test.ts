@@ -13,7 +13,7 @@ import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
 import { Dispatcher } from "../../api/src/webhooks/dispatcher";
 import { registerV1Endpoint, rotateSecret, setDashboardWebhook } from "../../api/src/webhooks/endpoints";
-import { emitOrderPaid, emitScan } from "../../api/src/webhooks/emitters";
+import { emitOrderPaid, emitOrderVerified, emitScan } from "../../api/src/webhooks/emitters";
 import { certIssuedPayload, type EventType } from "../../api/src/webhooks/events";
 import { enqueueEvent } from "../../api/src/webhooks/outbox";
 import { pruneWebhookHistory } from "../../api/src/webhooks/retention.repo";
@@ -223,9 +223,11 @@ describe("webhook outbox and dispatcher", () => {
         }
         return ids;
       });
-      await db.transaction((trx) =>
-        emitOrderPaid(trx, { brandId, orderId: "ord_1001", amount: "2450.00", currency: "BDT", paymentMethod: "cash_qr", uids: ["WH-SCAN0001"], at: new Date() }),
-      );
+      await db.transaction(async (trx) => {
+        const order = { brandId, orderId: "ord_1001", uid: "WH-SCAN0001", amountMinor: 245000, currency: "BDT", paymentMethod: "cash_qr" as const, gatewayTrxId: null, at: new Date() };
+        await emitOrderPaid(trx, order);
+        await emitOrderVerified(trx, order);
+      });
       dispatcher();
       await waitFor("five deliveries", async () => (receiver.to("/scans-v1").length + receiver.to("/scans-dashboard").length === 5 ? true : undefined), 30_000, 50);
 

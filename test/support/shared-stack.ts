@@ -37,9 +37,11 @@ export async function waitForIndexer(stack: Stack): Promise<void> {
   await waitFor(
     "the indexer to reach the chain head",
     async () => {
+      // Both: the blocks sent so far are indexed, and the service calls itself ready (the chain mines on a timer, so
+      // an indexer at `head` may already be more blocks behind than /readyz allows).
       const res = await fetch(`${stack.api.url}/readyz`);
       const body = (await res.json()) as { checks: { indexer: { indexed_block?: number } } };
-      return (body.checks.indexer.indexed_block ?? -1) >= head ? true : undefined;
+      return res.status === 200 && (body.checks.indexer.indexed_block ?? -1) >= head ? true : undefined;
     },
     120_000,
     100,

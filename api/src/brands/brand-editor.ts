@@ -2,7 +2,9 @@
 // live preview renders without saving it. Bounds and checks are branding.ts's, the same as the operator CLI's.
 import { recordAudit, type Actor } from "../audit/service";
 import type { Knex } from "../db/knex";
+import { brandAddress } from "../domains/service";
 import { ValidationError } from "../errors";
+import type { BrandAddress } from "../links";
 import { lockBrandRow, newestProductUid } from "./brand-editor.repo";
 import {
   brandingProblems,
@@ -31,6 +33,8 @@ export type EditorBranding = {
   contrast: { primary: ColourContrast; secondary: ColourContrast };
   /** The product the live preview shows: the brand's newest, or null when it has none yet (a sample is shown). */
   previewUid: string | null;
+  /** Where its pages are served besides the main site (its profile's address depends on it). */
+  address: BrandAddress;
 };
 
 type EditedBrand = { id: number; slug: string };
@@ -43,7 +47,12 @@ function contrastOf(branding: Branding): EditorBranding["contrast"] {
 }
 
 export async function editorBranding(db: Knex, brand: EditedBrand): Promise<EditorBranding> {
-  const [stored, logo, previewUid] = await Promise.all([getStoredBranding(db, brand.slug), findLogoInfo(db, brand.id), newestProductUid(db, brand.id)]);
+  const [stored, logo, previewUid, address] = await Promise.all([
+    getStoredBranding(db, brand.slug),
+    findLogoInfo(db, brand.id),
+    newestProductUid(db, brand.id),
+    brandAddress(db, brand.id),
+  ]);
   const branding = readBranding(stored.branding);
   return {
     name: stored.name,
@@ -52,6 +61,7 @@ export async function editorBranding(db: Knex, brand: EditedBrand): Promise<Edit
     logo: logo ? { mediaType: logo.mediaType, width: logo.width, height: logo.height } : null,
     contrast: contrastOf(branding),
     previewUid: previewUid ?? null,
+    address: address ?? { slug: brand.slug, customDomain: null },
   };
 }
 

@@ -12,7 +12,7 @@ export type PreviewSubject = { record: PublicRecord; pageUrl: string; pdfUrl: st
 export async function previewSubject(deps: AppDeps, brand: { slug: string; name: string }, uid: string | null): Promise<PreviewSubject> {
   if (uid === null) return { record: sampleRecord(deps.config, brand), pageUrl: `${deps.config.publicBaseUrl}/scan/SAMPLE`, pdfUrl: null, sample: true };
   const view = await passportPage(deps, uid);
-  return { record: view.record, pageUrl: productLinks(deps.config, uid).scan_url, pdfUrl: view.pdfUrl, sample: false };
+  return { record: view.record, pageUrl: view.record.links.scan_url, pdfUrl: view.pdfUrl, sample: false };
 }
 
 /** A plausible, clearly invented product of the brand, not yet certified: enough to judge colours and text. */
@@ -58,7 +58,7 @@ export function sampleRecord(config: Config, brand: { slug: string; name: string
       passport_status: null,
       nfc_tag_hash: null,
     },
-    links: productLinks(config, uid),
+    links: productLinks(config, uid, null),
   };
 }
 

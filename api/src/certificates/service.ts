@@ -6,7 +6,7 @@ import { issuePassport, type Issuance } from "../passports/issuance";
 import { findProductByUid } from "../products/products.repo";
 import type { CertificatePdfInput } from "./pdf";
 import { brandProduct } from "../products/service";
-import { certificatePageUrl, explorerTxUrl } from "../links";
+import { brandAddressOf, certificatePageUrl, explorerTxUrl } from "../links";
 
 export type QuotaGate = {
   /** Counts one certificate atomically, or throws MONTHLY_LIMIT_REACHED. */
@@ -55,7 +55,7 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     txHash: product.passport_tx_hash,
     dataHash: product.passport_data_hash!,
     issuedAt: product.passport_minted_at ?? new Date(),
-    certificateUrl: certificatePageUrl(config, product.uid),
+    certificateUrl: certificatePageUrl(config, product.uid, brandAddressOf(product)),
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
   };

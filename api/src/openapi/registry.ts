@@ -24,8 +24,10 @@ export const TAGS = [
   { name: "Brand API v1", description: "The metered brand API: products, certificates, usage and webhooks. Send the brand's key as a bearer token and X-Service-Brand: <slug>." },
   { name: "Factory operations", description: "Operator login and the on-chain writes a factory operator makes: factories, passports, tags, supply-chain events." },
   { name: "Pages", description: "Server-rendered HTML for shoppers and the embeddable badge; documented so every mounted route is in this document." },
+  { name: "Orders", description: "A shopper buying from a scan page (placing an order, reading it with its secret) and the payment gateways' callbacks." },
   { name: "Dashboard", description: "The JSON API of the brand dashboard (/dashboard): cookie sessions with a CSRF token, each call allowed by the user's role." },
   { name: "Operations", description: "Liveness, readiness and this document, for operators and integrators." },
+  { name: "Internal", description: "Called by the service's own infrastructure (the TLS proxy), from this machine or with a shared secret; not for integrators." },
 ] as const;
 
 /**

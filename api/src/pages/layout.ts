@@ -194,8 +194,8 @@ ${links.length > 0 ? html`<nav aria-label="${brand!.name} elsewhere">${links}</n
 </footer>`;
 }
 
-/** A plain header for pages without a brand (errors). */
-function serviceHeader(): SafeHtml {
+/** A plain header for pages without a brand (errors, the shopper's order page). */
+export function serviceHeader(): SafeHtml {
   return html`<header class="brand-bar"><div class="inner"><p class="brand-name">${SERVICE_NAME}</p></div></header>`;
 }
 

@@ -4,6 +4,7 @@ import { shopperWords, type TagChip, type TapVerdict } from "../tags/verdicts";
 import { CARBON_BOUNDS, CARBON_LABELS, formatKg, ratingOf } from "./carbon";
 import { html, type SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
+import { ORDERS_SCRIPT_PATH, PURCHASE_CSS, purchaseSection, type PurchaseOffer } from "./purchase";
 
 /** "fibre_sourced" → "Fibre sourced". */
 export function stageName(stage: string): string {
@@ -137,7 +138,8 @@ export function tapCard(notice: TapNotice, brandName: string): SafeHtml {
   return html`<section class="alert ${tone} tap" aria-label="Tag check"${role}><p>${mark}${words.headline}</p><p class="detail">${words.detail}</p>${assurance}</section>`;
 }
 
-export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUrl: string; pdfUrl: string | null; tap?: TapNotice }): RenderedPage {
+/** `purchase`: the brand sells the product here (a price and at least one way to pay); adds the Buy section. */
+export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUrl: string; pdfUrl: string | null; tap?: TapNotice; purchase?: PurchaseOffer }): RenderedPage {
   const { record, brand } = input;
   const product = record.content.product;
   const certified = record.blockchain.verified;
@@ -148,6 +150,7 @@ ${input.tap ? tapCard(input.tap, brand.name) : ""}
 ${passportWarnings(record)}
 <section class="card"><p class="eyebrow category">${product.category}</p><h1>${product.name}</h1>${verificationBadge(record)}
 ${product.description ? html`<p>${product.description}</p>` : ""}</section>
+${input.purchase ? purchaseSection(input.purchase) : ""}
 ${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e)}
 ${fibreCard(record)}
 ${certificationsCard(record)}
@@ -161,11 +164,14 @@ ${careCard(record)}
 <p class="muted">Passport ${record.uid}</p></section>
 </main>
 ${dppFooter(brand)}`;
+  const extraCss = (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "");
   return renderPage({
     title,
     body,
     brand,
-    ...(input.tap ? { extraCss: TAP_CSS } : {}),
+    ...(extraCss ? { extraCss } : {}),
+    // The purchase section's script posts the order and reads its state, on this origin only.
+    ...(input.purchase ? { security: { scripts: true } } : {}),
     head: html`${openGraph({
       title,
       description: `${certified ? "Verified" : "Digital"} product passport: ${CARBON_LABELS[ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e)]} carbon footprint, materials, origin and care.`,
@@ -173,6 +179,7 @@ ${dppFooter(brand)}`;
       image: brand.branding.logo_url,
       siteName: brand.name,
     })}
-<meta name="robots" content="noindex">`,
+<meta name="robots" content="noindex">${input.purchase ? html`
+<script src="${ORDERS_SCRIPT_PATH}" defer></script>` : ""}`,
   });
 }

@@ -10,6 +10,7 @@ import { certIssuedPayload } from "../webhooks/events";
 import { enqueueEvent } from "../webhooks/outbox";
 import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
 import { certificatePdfUrl } from "../links";
+import { brandAddress } from "../domains/service";
 import type { ProductRow } from "../products/products.repo";
 import {
   findIssuance,
@@ -135,6 +136,7 @@ async function markMinted(
   return deps.db.transaction(async (trx) => {
     const minted = await markMintedRow(trx, productId, changes);
     const { config } = deps;
+    const brand = await brandAddress(trx, product.brandId);
     await enqueueEvent(trx, {
       brandId: product.brandId,
       type: "cert.issued",
@@ -144,8 +146,8 @@ async function markMinted(
         txHash: minted.tx_hash!,
         tokenId: minted.token_id,
         networkUrl: explorerTxUrl(config, minted.tx_hash!),
-        certificateUrl: certificatePageUrl(config, product.uid),
-        certificatePdfUrl: certificatePdfUrl(config, product.uid),
+        certificateUrl: certificatePageUrl(config, product.uid, brand),
+        certificatePdfUrl: certificatePdfUrl(config, product.uid, brand),
         at: new Date(),
       }),
     });

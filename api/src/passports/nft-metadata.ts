@@ -8,7 +8,8 @@ import { productLinks } from "../links";
 export async function nftMetadata(deps: Pick<AppDeps, "db" | "config">, tokenId: string) {
   const row = await findTokenProduct(deps.db, tokenId);
   if (!row) throw new NotFoundError("Token");
-  const links = productLinks(deps.config, row.uid);
+  // The token's record in the registry, whatever the brand's own address: the main site.
+  const links = productLinks(deps.config, row.uid, null);
   return {
     name: `${row.name} (${row.uid})`,
     description: `Digital Product Passport of ${row.name} by ${row.brand_name}.`,

@@ -5,7 +5,7 @@ import { findPageBrand, type PageBrandRow } from "../brands/brand-profile.repo";
 import { readBranding } from "../brands/branding";
 import { NotFoundError } from "../errors";
 import type { PageBrand } from "../pages/layout";
-import { certificatePdfUrl } from "../links";
+import { brandAddressOf, certificatePdfUrl } from "../links";
 import { publicPassport, type PublicPassport } from "./public-passport";
 import { buildPublicRecord, type PublicRecord } from "./public-record";
 
@@ -30,7 +30,7 @@ export async function passportPage(deps: AppDeps, uid: string): Promise<Passport
     record: buildPublicRecord(deps.config, passport),
     brandRow,
     brand: pageBrand(brandRow),
-    pdfUrl: minted ? certificatePdfUrl(deps.config, product.uid) : null,
+    pdfUrl: minted ? certificatePdfUrl(deps.config, product.uid, brandAddressOf(product)) : null,
   };
 }
 

@@ -3,7 +3,7 @@
 import { explorerTxUrl } from "../links";
 import type { Config } from "../config";
 import { PASSPORT_STATUSES, STAGES } from "./stages";
-import { productLinks } from "../links";
+import { brandAddressOf, productLinks } from "../links";
 import type { PublicPassport } from "./public-passport";
 
 export function buildPublicRecord(config: Config, passport: PublicPassport) {
@@ -65,7 +65,7 @@ export function buildPublicRecord(config: Config, passport: PublicPassport) {
       passport_status: indexed ? PASSPORT_STATUSES[indexed.status] ?? "unknown" : null,
       nfc_tag_hash: indexed?.tagHash ?? null,
     },
-    links: productLinks(config, product.uid),
+    links: productLinks(config, product.uid, brandAddressOf(product)),
   };
 }
 

@@ -10,6 +10,7 @@ export type ShowcasePassport = { uid: string; name: string; brandName: string; s
 export async function showcasePassport(deps: Pick<AppDeps, "db" | "config">): Promise<ShowcasePassport | undefined> {
   const passport = await latestMintedPassport(deps.db);
   if (!passport) return undefined;
-  const links = productLinks(deps.config, passport.uid);
+  // The landing page shows it as the registry's own demo: on the main site.
+  const links = productLinks(deps.config, passport.uid, null);
   return { ...passport, scanUrl: links.scan_url, certificateUrl: links.certificate_url, recordUrl: links.dpp_url };
 }

@@ -29,6 +29,8 @@ export type ProductRow = {
   brand_slug: string;
   brand_name: string;
   brand_status: string;
+  /** The brand's verified custom domain (its absolute URLs use it; links.ts), null when it has none. */
+  brand_custom_domain: string | null;
   factory_name: string | null;
   factory_city: string | null;
   factory_country: string | null;
@@ -48,12 +50,14 @@ export async function findProductByUid(db: Knex, uid: string, brandId?: number):
     .join("app.brands as b", "b.id", "p.brand_id")
     .leftJoin("app.factory_profiles as f", "f.factory_id", "p.factory_id")
     .leftJoin("app.passports as x", "x.product_id", "p.id")
+    .leftJoin("app.custom_domains as d", (on) => on.on("d.brand_id", "p.brand_id").andOnVal("d.status", "verified"))
     .where("p.uid", uid.toUpperCase())
     .first<ProductRow | undefined>(
       "p.*",
       "b.slug as brand_slug",
       "b.name as brand_name",
       "b.status as brand_status",
+      "d.hostname as brand_custom_domain",
       "f.name as factory_name",
       "f.city as factory_city",
       "f.country as factory_country",

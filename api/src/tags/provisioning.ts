@@ -5,6 +5,7 @@ import { stringify } from "csv-stringify/sync";
 import { recordAudit, type Actor } from "../audit/service";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
+import { productLinks, type BrandAddress } from "../links";
 import { ConflictError, ValidationError, type ErrorDetail } from "../errors";
 import type { SunKeys } from "./sun";
 import { productIdsByUid, provisioningConflicts, tagUidsHeldByOthers, upsertProvisionedTags } from "./tag-records.repo";
@@ -105,14 +106,17 @@ export async function provisionTags(
   );
 }
 
-/** The URL an encoding station writes to the tag: the product's scan page, with SDM mirror placeholders if it signs. */
-export function urlTemplateOf(config: Pick<Config, "publicBaseUrl">, chip: TagChip, productUid: string | null): string {
-  const page = `${config.publicBaseUrl}/scan/${productUid ?? PRODUCT_UID_PLACEHOLDER}`;
+/**
+ * The URL an encoding station writes to the tag: the product's scan page on the brand's own address (links.ts), with
+ * SDM mirror placeholders if it signs.
+ */
+export function urlTemplateOf(config: Pick<Config, "publicBaseUrl" | "domains">, chip: TagChip, productUid: string | null, brand: BrandAddress | null): string {
+  const page = productLinks(config, productUid ?? PRODUCT_UID_PLACEHOLDER, brand).scan_url;
   return chip === "NTAG424" ? `${page}?${SDM_MIRROR_QUERY}` : page;
 }
 
 /** The batch as the encoding station's CSV: one row a tag, keys in upper-case hex (empty when not shown). */
-export function provisioningCsv(config: Pick<Config, "publicBaseUrl">, tags: ProvisionedTag[]): string {
+export function provisioningCsv(config: Pick<Config, "publicBaseUrl" | "domains">, tags: ProvisionedTag[], brand: BrandAddress | null): string {
   const hex = (key: Buffer | undefined) => (key ? key.toString("hex").toUpperCase() : "");
   return stringify(
     tags.map((tag) => [
@@ -120,7 +124,7 @@ export function provisioningCsv(config: Pick<Config, "publicBaseUrl">, tags: Pro
       tag.chip,
       tag.keyVersion === null ? "" : String(tag.keyVersion),
       tag.productUid ?? "",
-      urlTemplateOf(config, tag.chip, tag.productUid),
+      urlTemplateOf(config, tag.chip, tag.productUid, brand),
       hex(tag.keys?.sdmMetaRead),
       hex(tag.keys?.sdmFileRead),
     ]),

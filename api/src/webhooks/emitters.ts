@@ -1,6 +1,7 @@
 // Which operation emits which events: one function per producing fact, called inside the producer's transaction.
 // cert.issued is enqueued by passport issuance (passports/issuance.ts); product.certified and tag.assigned by the
-// confirmation watcher (watcher.ts); scans by the scan recorder (scans/), orders have no producing route yet.
+// confirmation watcher (watcher.ts); scans by the scan recorder (scans/); order.paid and order.verified by the order
+// state machine (orders/state-machine.ts).
 import type { Knex } from "../db/knex";
 import type { TapVerdict } from "../tags/verdicts";
 import { orderPayload, scanPayload, type Order } from "./events";
@@ -48,20 +49,22 @@ export async function emitScan(trx: Knex, scan: ScanFact): Promise<string[]> {
   return ids;
 }
 
-export type PaidOrder = Order & { brandId: number };
+export type OrderFact = Order & { brandId: number };
+
+/** An order entered `paid`: the gateway's completion (or the cashier) said the money was received. Dashboard only. */
+export async function emitOrderPaid(trx: Knex, order: OrderFact): Promise<string> {
+  return enqueueEvent(trx, { brandId: order.brandId, type: "order.paid", payload: orderPayload("order.paid", order), dedupeKey: `order.paid:${order.orderId}` });
+}
 
 /**
- * An order whose payment is confirmed (gateway callback, or the cashier's scan for Cash QR): `order.paid` for the
- * dashboard and `order.verified` for v1 subscribers, the same fact told to both audiences.
+ * An order entered `verified`: our own re-read of the payment at the gateway matched the order (or, for Cash QR, the
+ * cashier confirmed it). For v1 subscribers.
  */
-export async function emitOrderPaid(trx: Knex, order: PaidOrder): Promise<string[]> {
-  return [
-    await enqueueEvent(trx, { brandId: order.brandId, type: "order.paid", payload: orderPayload("order.paid", order), dedupeKey: `order.paid:${order.orderId}` }),
-    await enqueueEvent(trx, {
-      brandId: order.brandId,
-      type: "order.verified",
-      payload: orderPayload("order.verified", order),
-      dedupeKey: `order.verified:${order.orderId}`,
-    }),
-  ];
+export async function emitOrderVerified(trx: Knex, order: OrderFact): Promise<string> {
+  return enqueueEvent(trx, {
+    brandId: order.brandId,
+    type: "order.verified",
+    payload: orderPayload("order.verified", order),
+    dedupeKey: `order.verified:${order.orderId}`,
+  });
 }

@@ -1,4 +1,5 @@
 // The catalogue of webhook events: which names exist, who may subscribe to them, and the shape of each payload.
+import { formatAmount } from "../payments/amounts";
 
 /** Events a brand can subscribe to through POST /api/v1/webhook/register (spec 6.2). */
 export const V1_EVENTS = ["product.certified", "order.verified", "scan.detected", "cert.issued"] as const;
@@ -97,25 +98,32 @@ export function scanPayload(
   };
 }
 
-/** A paid order, as the payment producers (gateways, Cash QR) will report it. */
+/** An order whose payment was received (`order.paid`) or verified with the gateway (`order.verified`): orders/. */
 export type Order = {
   orderId: string;
-  amount: string;
+  uid: string;
+  /** Minor units (poisha, cents); the payload also carries it as a decimal string. */
+  amountMinor: number;
   currency: string;
-  paymentMethod: "mobile" | "card" | "cash_qr";
-  uids: string[];
+  paymentMethod: "bkash" | "nagad" | "sslcommerz" | "cash_qr";
+  /** The gateway's transaction id (bKash trxID, Nagad issuerPaymentRefNo, SSLCommerz bank_tran_id); null for Cash QR. */
+  gatewayTrxId: string | null;
+  /** When the order entered the state the event tells of. */
   at: Date;
 };
 
-/** An order was paid (`order.paid`, dashboard) or its payment confirmed by the gateway (`order.verified`, v1). */
+/** `order.paid` (dashboard) and `order.verified` (v1): the same fields, told when each state is entered. */
 export function orderPayload(event: "order.paid" | "order.verified", p: Order) {
   return {
     event,
     order_id: p.orderId,
-    amount: p.amount,
+    uid: p.uid,
+    amount: formatAmount(p.amountMinor),
+    amount_minor: p.amountMinor,
     currency: p.currency,
     payment_method: p.paymentMethod,
-    uids: p.uids,
+    gateway_trx_id: p.gatewayTrxId,
+    uids: [p.uid],
     timestamp: isoTimestamp(p.at),
   };
 }

@@ -11,20 +11,25 @@ export function generateSigningSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString("base64");
 }
 
-export function encryptSecret(key: Buffer, secret: string): string {
+/**
+ * AES-256-GCM with a random IV, as "v1.<base64 of iv, tag, ciphertext>". `aad` binds the ciphertext to its purpose
+ * (webhook signing secrets by default; other stores pass their own, e.g. orders/gateway-keys.ts).
+ */
+export function encryptSecret(key: Buffer, secret: string, aad: Buffer = AAD): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
-  cipher.setAAD(AAD);
+  cipher.setAAD(aad);
   const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
   return `${CIPHER_VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
 }
 
-export function decryptSecret(key: Buffer, stored: string): string {
+/** The plaintext of encryptSecret's output; throws when the key or `aad` is not the one it was made with. */
+export function decryptSecret(key: Buffer, stored: string, aad: Buffer = AAD): string {
   const [version, blob] = stored.split(".", 2);
-  if (version !== CIPHER_VERSION || !blob) throw new Error("unknown signing-secret ciphertext format");
+  if (version !== CIPHER_VERSION || !blob) throw new Error("unknown secret ciphertext format");
   const raw = Buffer.from(blob, "base64");
   const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
-  decipher.setAAD(AAD);
+  decipher.setAAD(aad);
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
 }

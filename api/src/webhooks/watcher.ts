@@ -2,6 +2,7 @@
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
+import { brandAddress } from "../domains/service";
 import { certificatePageUrl } from "../links";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { productCertifiedPayload, tagAssignedPayload } from "./events";
@@ -67,7 +68,7 @@ export class ConfirmationWatcher {
         await this.scan(trx, "tag.assigned", source, safeBlock, state.indexedBlock, (after, upTo) => parkTagAssignments(trx, config.onchainSchema, after, upTo));
         let enqueued = 0;
         for (const fact of await attributableFacts(trx, BATCH)) {
-          await enqueueEvent(trx, this.eventFor(fact));
+          await enqueueEvent(trx, await this.eventFor(trx, fact));
           await dropFact(trx, fact.kind, fact.ref);
           enqueued += 1;
         }
@@ -99,9 +100,11 @@ export class ConfirmationWatcher {
     await writeCursor(trx, name, { lastBlock: safeBlock, source });
   }
 
-  private eventFor(fact: AttributableFact) {
+  private async eventFor(trx: Knex, fact: AttributableFact) {
     const at = new Date(fact.detail.at * 1000);
     if (fact.kind === "mint") {
+      // The certificate on the brand's own address, where it has one.
+      const brand = await brandAddress(trx, fact.brandId);
       return {
         brandId: fact.brandId,
         type: "product.certified" as const,
@@ -109,7 +112,7 @@ export class ConfirmationWatcher {
         payload: productCertifiedPayload({
           uid: fact.uid,
           txHash: fact.txHash,
-          certificateUrl: certificatePageUrl(this.options.config, fact.uid),
+          certificateUrl: certificatePageUrl(this.options.config, fact.uid, brand),
           at,
         }),
       };

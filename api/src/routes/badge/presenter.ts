@@ -1,10 +1,8 @@
 // Shapes the badge JSON: the few facts the embeddable badge shows.
-import type { Config } from "../../config";
 import { CARBON_LABELS, ratingOf } from "../../pages/carbon";
 import type { PublicRecord } from "../../passports/public-record";
-import { productLinks } from "../../links";
 
-export function presentBadge(config: Config, record: PublicRecord) {
+export function presentBadge(record: PublicRecord) {
   const rating = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
   return {
     uid: record.uid,
@@ -12,6 +10,6 @@ export function presentBadge(config: Config, record: PublicRecord) {
     carbon_label: CARBON_LABELS[rating],
     carbon_kg: record.content.carbon.kg_co2e,
     certified: record.blockchain.verified,
-    certificate_url: productLinks(config, record.uid).certificate_url,
+    certificate_url: record.links.certificate_url,
   };
 }

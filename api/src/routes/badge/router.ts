@@ -91,7 +91,7 @@ export function badgeRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       },
       handler: async (ctx) => {
         const record = await badgeRecord(deps, ctx.params.uid);
-        sendWithEtag(ctx, presentBadge(deps.config, record), BADGE_MAX_AGE);
+        sendWithEtag(ctx, presentBadge(record), BADGE_MAX_AGE);
       },
     }),
     defineRoute({

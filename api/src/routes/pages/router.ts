@@ -9,9 +9,10 @@ import { brandProfilePage } from "../../pages/brand-profile";
 import { certificatePage } from "../../pages/certificate";
 import { htmlErrors, sendPage } from "../../middleware/page-response";
 import { scanPage } from "../../pages/scan";
-import { brandProfileUrl, productLinks } from "../../links";
+import { brandProfileUrl } from "../../links";
 import { defineRoute, HTML, mountRoutes } from "../define-route";
 import { slugParam, uidParam } from "./schemas";
+import { orderPageRoutes, purchaseOffer } from "./order-pages";
 import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
 import { brandProfile } from "../../brands/brand-profile";
 import { qrSvg } from "../../pages/qr-code";
@@ -19,11 +20,11 @@ import { passportPage } from "../../passports/passport-page";
 import { checkTap, UNVERIFIED_TAP } from "../../tags/verification";
 import { clientRegionOf } from "../scan/client-region";
 
-const PASSPORT_ERRORS = {
+export const PASSPORT_ERRORS = {
   notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",
   invalid: "A passport address ends in a product UID such as DEMO-7K3M9Q2X; this one does not.",
 };
-const BRAND_ERRORS = {
+export const BRAND_ERRORS = {
   notFound: "There is no brand profile at this address.",
   invalid: "A brand address ends in the brand's short name, such as demo-apparel; this one does not.",
 };
@@ -44,7 +45,7 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
     errors(ctx, () =>
       validate(ctx, async () => {
         const view = await passportPage(deps, ctx.params.uid!);
-        const pageUrl = productLinks(deps.config, view.record.uid).dpp_url;
+        const pageUrl = view.record.links.dpp_url;
         sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "public, max-age=5");
       }),
     );
@@ -92,9 +93,10 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         const product = { id: view.passport.product.id, brandId: view.passport.product.brand_id };
         const tap = live ? await checkTap(deps, product, ctx.query, { key: clientKeyOf(ctx.ip), region }) : UNVERIFIED_TAP;
         if (live) scans.offer(clientKeyOf(ctx.ip), view, { verdict: tap.verdict, region });
-        const pageUrl = productLinks(config, view.record.uid).scan_url;
+        const pageUrl = view.record.links.scan_url;
         const notice = tap.verdict === "unverified" ? undefined : { verdict: tap.verdict, chip: tap.chip };
-        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice }), "no-store");
+        const purchase = await purchaseOffer(deps, view);
+        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice, purchase }), "no-store");
       },
     }),
     defineRoute({
@@ -110,7 +112,7 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       responses: passportResponses,
       handler: async (ctx) => {
         const view = await passportPage(deps, ctx.params.uid);
-        const links = productLinks(config, view.record.uid);
+        const { links } = view.record;
         const issued = view.record.blockchain.tx_hash !== null;
         const issuedAt = view.passport.indexed?.mintedAt ?? view.passport.product.passport_minted_at ?? null;
         const rendered = certificatePage({
@@ -148,9 +150,10 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       },
       handler: async (ctx) => {
         const profile = await brandProfile(deps, ctx.params.slug);
-        const pageUrl = brandProfileUrl(config, profile.brand.slug);
+        const pageUrl = brandProfileUrl(config, profile.address);
         sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
       },
     }),
+    ...orderPageRoutes(deps),
   ]);
 }

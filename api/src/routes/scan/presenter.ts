@@ -1,12 +1,10 @@
 // The JSON of a checked tap (GET /api/scan/{uid}): the verdict, its words for a shopper, the tag if one verified,
 // and the passport's standing on chain. The tag's UID is never shown: the tag encrypts it so a URL does not track.
-import type { Config } from "../../config";
 import type { PassportPage } from "../../passports/passport-page";
 import type { TapCheck } from "../../tags/verification";
 import { shopperWords } from "../../tags/verdicts";
-import { productLinks } from "../../links";
 
-export function presentScanVerdict(config: Pick<Config, "publicBaseUrl">, view: PassportPage, tap: TapCheck) {
+export function presentScanVerdict(view: PassportPage, tap: TapCheck) {
   const words = shopperWords(tap.verdict, view.brand.name);
   return {
     uid: view.record.uid,
@@ -17,7 +15,7 @@ export function presentScanVerdict(config: Pick<Config, "publicBaseUrl">, view: 
     passport: {
       verified: view.record.blockchain.verified,
       status: view.record.blockchain.passport_status,
-      dpp_url: productLinks(config, view.record.uid).dpp_url,
+      dpp_url: view.record.links.dpp_url,
     },
   };
 }

@@ -42,7 +42,7 @@ export function scanRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppS
         const tap = live ? await checkTap(deps, { id: view.passport.product.id, brandId: view.passport.product.brand_id }, ctx.query, { key: clientKeyOf(ctx.ip), region }) : UNVERIFIED_TAP;
         if (live) scans.offer(clientKeyOf(ctx.ip), view, { verdict: tap.verdict, region });
         ctx.set("Cache-Control", "no-store");
-        ctx.body = presentScanVerdict(deps.config, view, tap);
+        ctx.body = presentScanVerdict(view, tap);
       },
     }),
   ]);

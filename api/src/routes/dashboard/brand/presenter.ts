@@ -36,7 +36,7 @@ export function presentBranding(config: Config, view: EditorBranding) {
       website: branding.social?.website ?? null,
     },
     contrast: view.contrast,
-    profile_url: brandProfileUrl(config, view.slug),
+    profile_url: brandProfileUrl(config, view.address),
     preview_uid: view.previewUid,
   };
 }

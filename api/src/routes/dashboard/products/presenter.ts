@@ -2,7 +2,7 @@
 import type { AuditPage } from "../../../audit/service";
 import type { Config } from "../../../config";
 import type { ImportJobRow } from "../../../imports/service";
-import { certificatePageUrl, certificatePdfUrl, explorerTxUrl, productLinks } from "../../../links";
+import { brandAddressOf, certificatePageUrl, certificatePdfUrl, explorerTxUrl, type BrandAddress } from "../../../links";
 import type { Overview } from "../../../products/overview";
 import type { ProductDetail } from "../../../products/product-detail";
 import type { ProductSummary } from "../../../products/product-list";
@@ -28,7 +28,7 @@ export function presentSummary(config: Config, summary: ProductSummary) {
 
 export function presentDetail(config: Config, detail: ProductDetail) {
   const { product, record, versions, tag } = detail;
-  const links = productLinks(config, product.uid);
+  const { links } = record;
   return {
     uid: product.uid,
     sku: product.sku,
@@ -52,7 +52,7 @@ export function presentDetail(config: Config, detail: ProductDetail) {
         ? null
         : { id: Number(product.factory_id), name: product.factory_name, city: product.factory_city, country: product.factory_country?.trim() ?? null },
     passport: record,
-    links: { scan_url: links.scan_url, certificate_url: links.certificate_url, pdf_url: certificatePdfUrl(config, product.uid), dpp_url: links.dpp_url },
+    links: { scan_url: links.scan_url, certificate_url: links.certificate_url, pdf_url: certificatePdfUrl(config, product.uid, brandAddressOf(product)), dpp_url: links.dpp_url },
     versions: versions.map((v) => ({
       version: v.version,
       data_hash: v.dataHash,
@@ -66,15 +66,15 @@ export function presentDetail(config: Config, detail: ProductDetail) {
   };
 }
 
-export function presentCertificate(config: Config, uid: string, issuance: Issuance) {
+export function presentCertificate(config: Config, uid: string, issuance: Issuance, brand: BrandAddress | null) {
   return {
     uid,
     status: "minted" as const,
     tx_hash: issuance.txHash,
     explorer_url: explorerTxUrl(config, issuance.txHash!),
     token_id: issuance.tokenId,
-    certificate_url: certificatePageUrl(config, uid),
-    pdf_url: certificatePdfUrl(config, uid),
+    certificate_url: certificatePageUrl(config, uid, brand),
+    pdf_url: certificatePdfUrl(config, uid, brand),
   };
 }
 

@@ -2,6 +2,7 @@
 // chain, certificate issuance, NFC tag assignment and lost / stolen / recovered.
 import type { AppDeps } from "../../../deps";
 import { errorResponse } from "../../../openapi/registry";
+import { brandAddress } from "../../../domains/service";
 import { setPassportStatus } from "../../../products/lifecycle";
 import { createProduct, issueProductCertificate } from "../../../products/product-commands";
 import { productDetail } from "../../../products/product-detail";
@@ -138,7 +139,7 @@ export function productRoutes(deps: AppDeps): Route[] {
       handler: async (ctx) => {
         const uid = ctx.params.uid.toUpperCase();
         const issuance = await issueProductCertificate(deps, ctx.state.brand, actorOf(ctx.state.user), uid);
-        ok(ctx, presentCertificate(deps.config, uid, issuance), issuance.created ? 202 : 200);
+        ok(ctx, presentCertificate(deps.config, uid, issuance, await brandAddress(deps.db, ctx.state.brand.id)), issuance.created ? 202 : 200);
       },
     }),
     defineRoute({

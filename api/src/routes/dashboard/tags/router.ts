@@ -5,6 +5,7 @@ import type { AppDeps, AppState } from "../../../deps";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { PROVISION_MAX_TAGS, provisionTags, provisioningCsv, PROVISIONING_CSV_COLUMNS } from "../../../tags/provisioning";
 import { listTags } from "../../../tags/tag-list";
+import { brandAddress } from "../../../domains/service";
 import { can } from "../../../team/roles";
 import { actorOf } from "../../../team/service";
 import { defineRoute, mountRoutes } from "../../define-route";
@@ -50,7 +51,7 @@ export function dashboardTagsRouter(deps: AppDeps, openapi: OpenApiRegistry): Ro
         ctx.set("Content-Disposition", `attachment; filename="tags-${chip.toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv"`);
         // The file may hold keys: no cache keeps a copy.
         ctx.set("Cache-Control", "no-store");
-        ctx.body = provisioningCsv(deps.config, tags);
+        ctx.body = provisioningCsv(deps.config, tags, await brandAddress(deps.db, ctx.state.brand.id));
       },
     }),
     defineRoute({

@@ -2,14 +2,14 @@
 import { explorerTxUrl } from "../../../links";
 import type { Config } from "../../../config";
 import type { Issuance } from "../../../passports/issuance";
-import { certificatePdfUrl } from "../../../links";
+import { certificatePdfUrl, type BrandAddress } from "../../../links";
 
-export function presentIssuance(config: Config, uid: string, issuance: Issuance) {
+export function presentIssuance(config: Config, uid: string, issuance: Issuance, brand: BrandAddress | null) {
   return {
     uid,
     tx_hash: issuance.txHash,
     network_url: explorerTxUrl(config, issuance.txHash!),
-    certificate_pdf_url: certificatePdfUrl(config, uid),
+    certificate_pdf_url: certificatePdfUrl(config, uid, brand),
     status: "minted" as const,
     token_id: issuance.tokenId,
     contract: issuance.contractAddress,

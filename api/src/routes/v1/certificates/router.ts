@@ -8,6 +8,7 @@ import { envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
 import { presentIssuance } from "./presenter";
 import { issuanceResult, issueBody } from "./schemas";
 import { issueCertificate } from "../../../certificates/service";
+import { brandAddress } from "../../../domains/service";
 
 const TX_HASH = `0x${"5c".repeat(32)}`;
 
@@ -63,7 +64,7 @@ export function certificatesV1Router(deps: AppDeps, openapi: OpenApiRegistry): R
             if (countedIn) await refundQuota(deps.db, brand.id, "certs", countedIn);
           },
         });
-        ok(ctx, presentIssuance(deps.config, uid.toUpperCase(), issuance), issuance.created ? 201 : 200);
+        ok(ctx, presentIssuance(deps.config, uid.toUpperCase(), issuance, await brandAddress(deps.db, brand.id)), issuance.created ? 201 : 200);
       },
     }),
   ]);

@@ -5,7 +5,7 @@ import { describeComposition } from "../../../passports/fibres";
 import { CARE_NOT_DECLARED, UNKNOWN_COUNTRY } from "../../../products/defaults";
 import type { Warranty } from "../../../products/warranty";
 import { escapeHtml } from "../../../pages/html";
-import { productLinks } from "../../../links";
+import { brandAddressOf, productLinks, type BrandAddress } from "../../../links";
 import { buildPublicRecord } from "../../../passports/public-record";
 import type { PublicPassport } from "../../../passports/public-passport";
 import type { CreatedProduct, CreateProductInput, ProductRow } from "../../../products/service";
@@ -14,13 +14,13 @@ export function embedSnippet(uid: string): string {
   return `<div class="service-badge" data-uid="${escapeHtml(uid)}"></div>`;
 }
 
-export function presentRegistration(config: Config, input: CreateProductInput, created: CreatedProduct) {
+export function presentRegistration(config: Config, input: CreateProductInput, created: CreatedProduct, brand: BrandAddress | null) {
   return {
     uid: created.uid,
     product_id: created.productId,
     sku: input.sku,
     name: input.name.trim(),
-    ...productLinks(config, created.uid),
+    ...productLinks(config, created.uid, brand),
     embed_snippet: embedSnippet(created.uid),
     carbon_rating: created.carbonRating,
     carbon_kg: created.carbonKg,
@@ -57,7 +57,7 @@ export function presentCertificateRecord(config: Config, passport: PublicPasspor
       factory_id: product.factory_id === null ? null : Number(product.factory_id),
       created_at: new Date(product.created_at).toISOString(),
     },
-    dpp_url: productLinks(config, product.uid).dpp_url,
+    dpp_url: productLinks(config, product.uid, brandAddressOf(product)).dpp_url,
     blockchain: {
       verified: chain.verified,
       tx_hash: chain.tx_hash,
@@ -86,6 +86,6 @@ export function presentEnrichment(config: Config, product: ProductRow, warranty:
     warranty_months: warranty.months,
     warranty_type: warranty.type,
     warranty_terms_en: warranty.termsEn,
-    dpp_url: productLinks(config, product.uid).dpp_url,
+    dpp_url: productLinks(config, product.uid, brandAddressOf(product)).dpp_url,
   };
 }

@@ -8,6 +8,7 @@ import { IndexedReadCache, sharedIndexerState } from "../../../onchain/indexed-r
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { brandProduct, productCertificate, registerProduct } from "../../../products/service";
 import { warrantyFor } from "../../../products/warranty";
+import { brandAddress } from "../../../domains/service";
 import { defineRoute, mountRoutes } from "../../define-route";
 import { API_VERSION, envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
 import { presentCertificateRecord, presentEnrichment, presentRegistration } from "./presenter";
@@ -67,7 +68,7 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
         const brand = ctx.state.brand;
         const input = ctx.state.input;
         const created = await registerProduct(ctx.state.transaction ?? deps.db, brand, input);
-        ok(ctx, presentRegistration(deps.config, input, created), 201, {
+        ok(ctx, presentRegistration(deps.config, input, created, await brandAddress(deps.db, brand.id)), 201, {
           api_version: API_VERSION,
           brand_slug: brand.slug,
           timestamp: new Date().toISOString(),

@@ -1,0 +1,111 @@
+// Verifying custom domains: one check of a pending domain (both DNS steps, recorded with the outcome), and the job
+// that runs in every API process and checks the due ones, claimed with SKIP LOCKED so replicas never check the same
+// domain at once. Back-off per domain: 1 minute after the first check, doubling up to an hour, until the window
+// (DOMAIN_VERIFY_WINDOW_HOURS, 24 by default) is over; the check at its end that still fails marks it failed.
+import type { Resolver } from "node:dns/promises";
+import { recordAudit } from "../audit/service";
+import type { Config } from "../config";
+import type { Knex } from "../db/knex";
+import type { Logger } from "../logger";
+import { checkDomainDns, createResolver, MAX_CNAME_HOPS, type DnsCheck } from "./dns-check";
+import { claimDueDomains, recordCheck, type CheckRecord, type CustomDomainRow } from "./domains.repo";
+import { invalidateSiteHosts } from "./site-hosts";
+
+export const BACKOFF_FIRST_MS = 60_000;
+export const BACKOFF_MAX_MS = 3_600_000;
+/** Domains one pass claims, and how many of them are checked at the same time. */
+const BATCH = 20;
+const CONCURRENCY = 4;
+
+export type CheckerDeps = { db: Knex; config: Pick<Config, "domains">; logger: Logger };
+
+/** The wait before the next check of a domain checked `checks` times before this one: 1, 2, 4 … minutes, at most an hour. */
+export function backoffMs(checks: number): number {
+  return Math.min(BACKOFF_FIRST_MS * 2 ** Math.min(checks, 20), BACKOFF_MAX_MS);
+}
+
+/** What a check found decides: verified when both steps pass; failed once the window is over; else checked again. */
+export function outcomeOf(row: Pick<CustomDomainRow, "checks" | "window_started_at">, dns: DnsCheck, at: Date, windowHours: number): CheckRecord["outcome"] {
+  if (dns.cname.ok && dns.txt.ok) return { status: "verified" };
+  const windowEnds = new Date(row.window_started_at).getTime() + windowHours * 3_600_000;
+  if (at.getTime() >= windowEnds) {
+    const failing = [dns.cname.ok ? "" : `CNAME: ${dns.cname.detail}`, dns.txt.ok ? "" : `TXT: ${dns.txt.detail}`].filter(Boolean).join(" ");
+    return { status: "failed", reason: `Not verified within ${windowHours} hours. ${failing}` };
+  }
+  // The last check falls at the window's end, not up to an hour after it.
+  return { status: "pending", nextCheckAt: new Date(Math.min(at.getTime() + backoffMs(row.checks), windowEnds)) };
+}
+
+/**
+ * Checks a pending domain now and records the results and the outcome; verified and failed are audited (actor: the
+ * domain checker) in the same transaction. Undefined when the domain changed meanwhile (removed, settled).
+ */
+export async function verifyDomain(deps: CheckerDeps, row: CustomDomainRow, resolver: Resolver): Promise<CustomDomainRow | undefined> {
+  const { domains } = deps.config;
+  const dns = await checkDomainDns(resolver, { hostname: row.hostname, token: row.verify_token }, domains.cnameTarget);
+  const at = new Date();
+  const outcome = outcomeOf(row, dns, at, domains.verifyWindowHours);
+  const written = await deps.db.transaction(async (trx) => {
+    const updated = await recordCheck(trx, row.id, { cname: dns.cname, txt: dns.txt, at, outcome });
+    if (updated && outcome.status !== "pending") {
+      const details = outcome.status === "failed" ? { reason: outcome.reason } : { cname_target: domains.cnameTarget };
+      await recordAudit(trx, row.brand_id, { system: "domain checker" }, { action: `domain.${outcome.status}`, target: row.hostname, details });
+    }
+    return updated;
+  });
+  if (written && written.status !== "pending") invalidateSiteHosts();
+  return written;
+}
+
+/** The periodic job: every DOMAIN_CHECK_INTERVAL_MS, the due domains, at most a batch a pass. */
+export class DomainChecker {
+  private timer: NodeJS.Timeout | undefined;
+  private pass: Promise<number> | undefined;
+  private readonly resolver: Resolver;
+  /** Long enough for the slowest check (a chain of CNAMEs each timing out), so a claim never expires mid-check. */
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: CheckerDeps) {
+    this.resolver = createResolver(deps.config.domains);
+    this.leaseMs = 60_000 + (MAX_CNAME_HOPS + 1) * deps.config.domains.dnsTimeoutMs;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.runOnce(), this.deps.config.domains.checkIntervalMs);
+    this.timer.unref();
+    void this.runOnce();
+  }
+
+  /** One pass (none if one is running): claims the due domains and checks them; resolves with how many it checked. */
+  runOnce(): Promise<number> {
+    this.pass ??= this.checkDue()
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, "domain checks skipped");
+        return 0;
+      })
+      .finally(() => {
+        this.pass = undefined;
+      });
+    return this.pass;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.pass;
+  }
+
+  private async checkDue(): Promise<number> {
+    const due = await claimDueDomains(this.deps.db, BATCH, this.leaseMs);
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const row = due[next++]!;
+        await verifyDomain(this.deps, row, this.resolver).catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, hostname: row.hostname }, "domain check failed; retried after the claim expires"),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+    return due.length;
+  }
+}

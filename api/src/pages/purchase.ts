@@ -1,0 +1,84 @@
+// The scan page's purchase section: the price and one button per way to pay that the brand offers for the product,
+// and the Cash QR view that the page's script (assets/orders.client.js) fills in once the order is placed.
+import { html, type SafeHtml } from "./html";
+
+/** What the scan page offers: the product's price and the methods availableMethods() returned, in that order. */
+export type PurchaseOffer = {
+  uid: string;
+  /** The product's price as stored ("150.00"). */
+  price: string;
+  currency: string;
+  methods: ReadonlyArray<{ method: string; label: string }>;
+};
+
+/** Where a shopper's words differ from the dashboard's: a shopper pays cash, the QR code is how. */
+const SHOPPER_LABELS: Readonly<Record<string, string>> = { cash_qr: "Cash at the till" };
+
+/** The script of the purchase section and of the order status page, served by the pages router. */
+export const ORDERS_SCRIPT_PATH = "/assets/orders.js";
+
+/** "BDT 1,990.00", "$25.00": the amount as the shopper reads it, in English like the rest of the page. */
+export function formatMoney(amount: string | number, currency: string): string {
+  const value = Number(amount);
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).format(value);
+  } catch {
+    // Not a currency Intl knows (a bad row): the code and the figure still say it.
+    return `${currency} ${value.toFixed(2)}`;
+  }
+}
+
+/**
+ * The purchase section's own rules, appended to the page's theme. `[hidden]` must win over the display of the
+ * elements the script shows and hides.
+ */
+export const PURCHASE_CSS = `
+[hidden]{display:none!important}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.buy{border-top:4px solid var(--primary)}
+.buy .price{font-size:28px;font-weight:800;margin:0 0 12px}
+.methods{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:8px;margin:0 0 8px}
+.methods .button{margin:0;border:0;font:inherit;font-weight:700;min-height:48px;cursor:pointer;width:100%}
+.methods .button[aria-disabled="true"]{opacity:.6;cursor:progress}
+.purchase-error{background:#ffebe9;color:#a40e26;border:1px solid #ff8182;border-radius:8px;padding:10px 12px;font-weight:600}
+.purchase-error:empty{display:none}
+.cash-qr{text-align:center}
+.cash-qr:focus{outline:none}
+.cash-qr h3{font-size:20px;margin:8px 0 4px}
+.cash-qr .amount{font-size:32px;font-weight:800;margin:0 0 8px}
+.cash-qr img{width:240px;height:240px;max-width:100%;background:#fff;padding:8px;border:1px solid #d0d7de;border-radius:8px}
+.cash-qr .show{font-size:18px;margin:8px 0}
+.paid-state{background:#dafbe1;color:#116329;border:1px solid #4ac26b;border-radius:12px;padding:16px;font-size:20px;font-weight:700;text-align:center}
+.order-state{font-weight:600}`;
+
+/**
+ * The "Buy" card. The form posts to POST /api/orders through the script, which shows it (hidden without JavaScript,
+ * since the API takes JSON) and answers each refusal in words; one submit button per method, in the brand's colour.
+ */
+export function purchaseSection(offer: PurchaseOffer): SafeHtml {
+  return html`<section class="card buy" id="buy" aria-labelledby="buy-title">
+<h2 id="buy-title">Buy</h2>
+<p class="price" data-field="price"><span class="sr-only">Price: </span>${formatMoney(offer.price, offer.currency)}</p>
+<noscript><p class="muted">Paying here needs JavaScript. Turn it on, or pay in the shop.</p></noscript>
+<form class="pay" method="post" action="/api/orders" hidden>
+<input type="hidden" name="uid" value="${offer.uid}">
+<p class="muted" id="pay-with">Choose how to pay:</p>
+<div class="methods" role="group" aria-labelledby="pay-with">${offer.methods.map(
+    (m) => html`<button type="submit" class="button method" name="method" value="${m.method}">${SHOPPER_LABELS[m.method] ?? m.label}</button>`,
+  )}</div>
+<p class="muted" role="status" data-field="busy"></p>
+<p class="purchase-error" role="alert" data-field="error"></p>
+</form>
+<div class="cash-qr" data-field="cash" tabindex="-1" hidden>
+<h3>Pay at the till</h3>
+<p class="amount" data-field="amount"></p>
+<div data-field="qr-block">
+<img data-field="qr" alt="QR code for the cashier to scan" width="240" height="240">
+<p class="show"><strong>Show this to the cashier.</strong></p>
+<p class="muted">The cashier scans it to confirm your payment. Keep this page open.</p>
+</div>
+<p role="status" class="order-state" data-field="state"></p>
+<p><a data-field="status-link" href="#">Your order's page</a></p>
+</div>
+</section>`;
+}
