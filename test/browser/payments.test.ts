@@ -304,9 +304,7 @@ describe("payments in the browser", function () {
       await page.waitForURL(/method=bkash/, { timeout: WAIT_MS });
       await loaded(page);
       // The previous list stays on screen until the filtered one arrives: wait for the one bKash order alone.
-      await page
-        .waitForFunction(() => document.querySelectorAll("main table tbody tr").length === 1, undefined, { timeout: WAIT_MS })
-        .catch(() => undefined);
+      await table.locator("tbody tr").nth(1).waitFor({ state: "detached", timeout: WAIT_MS }).catch(() => undefined);
       expect(await table.getByRole("row").count()).to.equal(2);
       await table.getByRole("link").first().click();
       await page.getByRole("heading", { level: 1, name: /^Order ord_/ }).waitFor({ timeout: WAIT_MS });
