@@ -4,13 +4,12 @@
 // the reconciliation job, refunds recorded at the till, and the dashboard's list and history.
 import { expect } from "chai";
 import { Webhook } from "standardwebhooks";
-import { createLogger } from "../../api/src/logger";
 import { reconcileOrders } from "../../api/src/orders/reconciliation";
 import type { InProcessApi } from "../../scripts/lib/api-process";
 import { OpenApiContract } from "../support/contract";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
-import { insertProduct, orderEvents, orderRow, placed, placeOrder, readOrder, sellingBrand, setUpMethod, startOrdersApi, watchOrderEvents, type EventWatch, type SellingBrand } from "../support/orders";
+import { insertProduct, jobDepsOf, orderEvents, orderRow, placed, placeOrder, readOrder, sellingBrand, setUpMethod, startOrdersApi, watchOrderEvents, type EventWatch, type SellingBrand } from "../support/orders";
 
 describe("Orders: Cash QR at the till, and what every order shares (Postgres)", () => {
   let api: InProcessApi;
@@ -23,7 +22,7 @@ describe("Orders: Cash QR at the till, and what every order shares (Postgres)", 
   let events: EventWatch;
 
   /** What the API process hands the reconciliation job. */
-  const jobDeps = () => ({ config: api.config, db: api.db, logger: createLogger("silent") });
+  const jobDeps = () => jobDepsOf(api);
   const conforms = async (method: string, path: string, res: Response) => {
     const problems = await contract.check(method, path, res.clone());
     expect(problems, problems.join("\n")).to.deep.equal([]);

@@ -5,13 +5,12 @@
 // expiry, and refunds (bKash at once, SSLCommerz once it settles, Nagad not at all).
 import { expect } from "chai";
 import { Webhook } from "standardwebhooks";
-import { createLogger } from "../../api/src/logger";
 import { reconcileOrders } from "../../api/src/orders/reconciliation";
 import type { InProcessApi } from "../../scripts/lib/api-process";
 import { startPaymentSims, type PaymentSims, type SimApproval } from "../../scripts/lib/payment-sims";
 import { OpenApiContract } from "../support/contract";
 import { json } from "../support/http";
-import { insertProduct, orderEvents, orderRow, placed, placeOrder, readOrder, sellingBrand, setUpMethod, startOrdersApi, watchOrderEvents, type EventWatch, type SellingBrand } from "../support/orders";
+import { dueNow, gatewayIdsOf, insertProduct, jobDepsOf, orderEvents, orderRow, placed, placeOrder, readOrder, sellingBrand, setUpMethod, startOrdersApi, watchOrderEvents, type EventWatch, type SellingBrand } from "../support/orders";
 
 type GatewayName = "bkash" | "nagad" | "sslcommerz";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,10 +26,8 @@ describe("Orders: bKash, Nagad and SSLCommerz against their local servers (Postg
   let bdt: string;
   let usd: string;
 
-  const jobDeps = () => ({ config: api.config, db: api.db, logger: createLogger("silent") });
-  const stored = (orderId: string) => api.db("app.orders").where({ id: orderId }).first<{ gateway_payment_id: string | null; reference: string }>("gateway_payment_id", "reference");
-  /** Lets the reconciliation job look at the order now rather than at its scheduled time. */
-  const dueNow = (orderId: string) => api.db("app.orders").where({ id: orderId }).update({ next_check_at: api.db.raw("now() - interval '1 second'") });
+  const jobDeps = () => jobDepsOf(api);
+  const stored = (orderId: string) => gatewayIdsOf(api.db, orderId);
 
   /** The shopper decides at the gateway (its test control, as the Approve/Cancel buttons would). */
   async function decide(method: GatewayName, order: PlacedOrder, outcome: "success" | "failure" | "cancel" = "success"): Promise<SimApproval> {
@@ -192,7 +189,7 @@ describe("Orders: bKash, Nagad and SSLCommerz against their local servers (Postg
     expect(await orderEvents(api.db, order.order_id)).to.deep.equal(["order.paid"]);
 
     sims.sslcommerz.control.reset();
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     expect((await orderRow(api.db, order.order_id)).state).to.equal("verified");
     expect(await orderEvents(api.db, order.order_id)).to.deep.equal(["order.paid", "order.verified"]);
@@ -204,7 +201,7 @@ describe("Orders: bKash, Nagad and SSLCommerz against their local servers (Postg
     sims.nagad.control.failNext("timeout");
     await expectStatusPage(await backToUs(approval), order);
     expect((await orderRow(api.db, order.order_id)).state).to.equal("pending");
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     const row = await orderRow(api.db, order.order_id);
     expect(row.state).to.equal("verified");

@@ -3,12 +3,11 @@
 // execute whose answer was lost, a status query refused), a cashier who loses the race to expiry, concurrent partial
 // refunds, and odd bodies on the public routes.
 import { expect } from "chai";
-import { createLogger } from "../../api/src/logger";
 import { reconcileOrders } from "../../api/src/orders/reconciliation";
 import type { InProcessApi } from "../../scripts/lib/api-process";
 import { startPaymentSims, type PaymentSims } from "../../scripts/lib/payment-sims";
 import { json } from "../support/http";
-import { insertProduct, orderEvents, orderRow, placed, placeOrder, sellingBrand, setUpMethod, startOrdersApi, type SellingBrand } from "../support/orders";
+import { dueNow, gatewayIdsOf, insertProduct, jobDepsOf, orderEvents, orderRow, placed, placeOrder, sellingBrand, setUpMethod, startOrdersApi, type SellingBrand } from "../support/orders";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PlacedOrder = any;
@@ -20,9 +19,8 @@ describe("Orders review: races, uncertain outcomes and odd input (Postgres, loca
   let brand: SellingBrand;
   let bdt: string;
 
-  const jobDeps = () => ({ config: api.config, db: api.db, logger: createLogger("silent") });
-  const stored = (orderId: string) => api.db("app.orders").where({ id: orderId }).first<{ gateway_payment_id: string | null; reference: string }>("gateway_payment_id", "reference");
-  const dueNow = (orderId: string) => api.db("app.orders").where({ id: orderId }).update({ next_check_at: api.db.raw("now() - interval '1 second'") });
+  const jobDeps = () => jobDepsOf(api);
+  const stored = (orderId: string) => gatewayIdsOf(api.db, orderId);
   /** The shopper approves at the gateway; the URL the gateway sends their browser back to. */
   async function approve(method: "bkash" | "nagad", order: PlacedOrder): Promise<string> {
     const row = await stored(order.order_id);
@@ -52,7 +50,7 @@ describe("Orders review: races, uncertain outcomes and odd input (Postgres, loca
     const callback = await approve("bkash", order);
     // The job's payment/status call is slow; the shopper's browser comes back while the job holds the order.
     sims.bkash.control.delayMs(300);
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     const job = reconcileOrders(jobDeps());
     await sleep(100);
     const res = await back(callback);
@@ -77,10 +75,10 @@ describe("Orders review: races, uncertain outcomes and odd input (Postgres, loca
     expect((await back(callback)).status).to.equal(303);
     expect((await orderRow(api.db, order.order_id)).state).to.equal("pending");
     sims.bkash.control.tamperNext({ statusCode: "2002", statusMessage: "Invalid Payment ID" });
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     expect((await orderRow(api.db, order.order_id)).state).to.equal("pending");
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     const row = await orderRow(api.db, order.order_id);
     expect(row.state).to.equal("verified");
@@ -94,7 +92,7 @@ describe("Orders review: races, uncertain outcomes and odd input (Postgres, loca
     sims.nagad.control.tamperNext({ reason: "InvalidRequest", message: "Payment reference not found" });
     expect((await back(callback)).status).to.equal(303);
     expect((await orderRow(api.db, order.order_id)).state).to.equal("pending");
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     expect((await orderRow(api.db, order.order_id)).state).to.equal("verified");
     expect(await orderEvents(api.db, order.order_id)).to.deep.equal(["order.paid", "order.verified"]);
@@ -115,10 +113,10 @@ describe("Orders review: races, uncertain outcomes and odd input (Postgres, loca
     await approve("nagad", order);
     await api.db("app.orders").where({ id: order.order_id }).update({ expires_at: api.db.raw("now() - interval '1 second'") });
     sims.nagad.control.tamperNext({ reason: "InvalidRequest", message: "Payment reference not found" });
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     expect((await orderRow(api.db, order.order_id)).state).to.equal("pending");
-    await dueNow(order.order_id);
+    await dueNow(api.db, order.order_id);
     await reconcileOrders(jobDeps());
     expect((await orderRow(api.db, order.order_id)).state).to.equal("verified");
   });

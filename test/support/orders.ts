@@ -81,6 +81,21 @@ export async function orderRow(db: Knex, orderId: string) {
   return { ...order, transitions: transitions.map((t) => `${t.from_state ?? "∅"}→${t.to_state}`) };
 }
 
+/** The gateway's ids of an order as stored: its payment id and our merchant reference. */
+export function gatewayIdsOf(db: Knex, orderId: string) {
+  return db("app.orders").where({ id: orderId }).first<{ gateway_payment_id: string | null; reference: string }>("gateway_payment_id", "reference");
+}
+
+/** Lets the reconciliation job look at the order now rather than at its scheduled time. */
+export function dueNow(db: Knex, orderId: string) {
+  return db("app.orders").where({ id: orderId }).update({ next_check_at: db.raw("now() - interval '1 second'") });
+}
+
+/** What the background jobs (reconciliation, expiry) take, from the test's API. */
+export function jobDepsOf(api: InProcessApi) {
+  return { config: api.config, db: api.db, logger: createLogger("silent") };
+}
+
 /** The types of the order's events in the outbox, sorted (one transaction gives them one timestamp). */
 export async function orderEvents(db: Knex, orderId: string): Promise<string[]> {
   const rows = await db("app.webhook_events").whereRaw("payload->>'order_id' = ?", [orderId]).select<Array<{ type: string }>>("type");

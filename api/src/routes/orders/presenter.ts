@@ -7,7 +7,8 @@ import type { OrderRecord, PlacedOrder } from "../../orders/service";
 import { formatAmount } from "../../payments/amounts";
 import { qrSvg } from "../../pages/qr-code";
 
-function core(order: OrderRecord) {
+/** The fields every view of an order starts with, the shopper's and the dashboard's. */
+export function presentOrderCore(order: OrderRecord) {
   return {
     order_id: order.id,
     status: order.state,
@@ -23,7 +24,7 @@ function core(order: OrderRecord) {
 export async function presentPlacedOrder(config: Pick<Config, "publicBaseUrl">, placed: PlacedOrder) {
   const { order, secret, next } = placed;
   return {
-    ...core(order),
+    ...presentOrderCore(order),
     order_secret: secret,
     expires_at: order.expiresAt.toISOString(),
     status_url: orderStatusUrl(config, order.id, secret),
@@ -33,7 +34,7 @@ export async function presentPlacedOrder(config: Pick<Config, "publicBaseUrl">, 
 
 export function presentShopperOrder(order: OrderRecord) {
   return {
-    ...core(order),
+    ...presentOrderCore(order),
     created_at: order.createdAt.toISOString(),
     paid_at: order.paidAt?.toISOString() ?? null,
     verified_at: order.verifiedAt?.toISOString() ?? null,

@@ -2,19 +2,13 @@
 import type { KeysOverview } from "../../../orders/gateway-keys";
 import type { OrderDetail, OrderRecord } from "../../../orders/service";
 import { formatAmount } from "../../../payments/amounts";
+import { presentOrderCore } from "../../orders/presenter";
 
 const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
 
 export function presentOrder(order: OrderRecord) {
   return {
-    order_id: order.id,
-    status: order.state,
-    method: order.method,
-    uid: order.uid,
-    product_name: order.productName,
-    amount: formatAmount(order.amountMinor),
-    amount_minor: order.amountMinor,
-    currency: order.currency,
+    ...presentOrderCore(order),
     gateway_trx_id: order.gatewayTrxId,
     created_at: order.createdAt.toISOString(),
     paid_at: iso(order.paidAt),
