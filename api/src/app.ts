@@ -37,6 +37,8 @@ import { ordersRouter } from "./routes/orders/router";
 import { dashboardOrdersRouter } from "./routes/dashboard/orders/router";
 import { dashboardDomainsRouter } from "./routes/dashboard/domains/router";
 import { tlsAskRouter } from "./routes/tls/router";
+import { interopRouter } from "./routes/interop/router";
+import { gs1Router } from "./routes/gs1/router";
 import { hostRouting } from "./middleware/host-routing";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
@@ -80,6 +82,8 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     productsRouter(deps, openapi),
     certificatesV1Router(deps, openapi),
     certificatesRouter(deps, openapi),
+    interopRouter(deps, openapi),
+    gs1Router(deps, openapi),
     pagesRouter(deps, openapi),
     scanRouter(deps, openapi),
     badgeRouter(deps, openapi),

@@ -23,6 +23,9 @@ import * as nfcTags from "./migrations/021-nfc-tags";
 import * as tagProvisioning from "./migrations/022-tag-provisioning";
 import * as customDomains from "./migrations/023-custom-domains";
 import * as orders from "./migrations/024-orders";
+import * as chainLedger from "./migrations/025-chain-ledger";
+import * as productIdentifiers from "./migrations/026-product-identifiers";
+import * as productTranslations from "./migrations/027-product-translations";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -54,6 +57,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "022-tag-provisioning": tagProvisioning,
   "023-custom-domains": customDomains,
   "024-orders": orders,
+  "025-chain-ledger": chainLedger,
+  "026-product-identifiers": productIdentifiers,
+  "027-product-translations": productTranslations,
 };
 
 const source: Knex.MigrationSource<string> = {
