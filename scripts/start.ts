@@ -5,7 +5,9 @@ import path from "node:path";
 import { loadConfig, ConfigError } from "../api/src/config";
 import { connectContracts } from "../api/src/chain/contracts";
 import { createProvider } from "../api/src/chain/provider";
+import { ChainLedger } from "../api/src/chain/ledger";
 import { SharedWallet } from "../api/src/chain/signer";
+import { createLogger } from "../api/src/logger";
 import { createDb } from "../api/src/db/knex";
 import { migrateLatest } from "../api/src/db/migrate";
 import { brandHostUrl } from "../api/src/links";
@@ -145,7 +147,9 @@ async function main() {
   step = begin("database schema and demo data");
   const db = createDb(config.databaseUrl, 4);
   const provider = createProvider(config.rpcUrl, config.chainId);
-  const wallet = new SharedWallet(provider, config.signerPrivateKey);
+  // The demo seed sends through the ledger too (the API's monitor follows its transactions once it runs).
+  const ledger = new ChainLedger({ db, provider, privateKey: config.signerPrivateKey, chainId: config.chainId, logger: createLogger("silent"), confirmations: config.confirmations });
+  const wallet = new SharedWallet(provider, config.signerPrivateKey, ledger);
   const contracts = connectContracts(deployment, wallet);
   const demoFile = path.join(DATA, "demo.json");
   const previous = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, "utf8")) as Partial<DemoState>) : undefined;

@@ -39,6 +39,7 @@ import { dashboardDomainsRouter } from "./routes/dashboard/domains/router";
 import { tlsAskRouter } from "./routes/tls/router";
 import { interopRouter } from "./routes/interop/router";
 import { gs1Router } from "./routes/gs1/router";
+import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
 import { hostRouting } from "./middleware/host-routing";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
@@ -97,6 +98,7 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     ordersRouter(deps, openapi),
     dashboardOrdersRouter(deps, openapi),
     dashboardDomainsRouter(deps, openapi),
+    dashboardArchiveRouter(deps, openapi),
     tlsAskRouter(deps, openapi),
     dashboardAppRouter(deps, openapi),
   ];

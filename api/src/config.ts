@@ -1,6 +1,7 @@
 // Reads process.env once, validates it, and freezes the result; nothing else in the service reads the environment.
 import path from "node:path";
 import ipaddr from "ipaddr.js";
+import { databaseSettings, type DatabaseSettings } from "./db/settings";
 import { isDnsName, normalizeHostname } from "./domains/hostnames";
 
 export type Mode = "local" | "production";
@@ -10,7 +11,10 @@ export type Config = Readonly<{
   host: string;
   port: number;
   publicBaseUrl: string;
+  /** DATABASE_URL with its TLS parameters as node-postgres must read them (see `database`); every pool and client uses it. */
   databaseUrl: string;
+  /** Postgres connections (docs/deployment.md): TLS from the URL's libpq parameters, pool size and server-side time-outs. */
+  database: DatabaseSettings;
   rpcUrl: string;
   chainId: number;
   networkName: string;
@@ -19,6 +23,17 @@ export type Config = Readonly<{
   signerPrivateKey: string;
   deploymentsDir: string;
   confirmations: number;
+  /** The shared wallet's transaction ledger and its monitor (chain/ledger.ts, chain/ledger-monitor.ts). */
+  chainLedger: Readonly<{
+    /** A sent transaction with no receipt after this many seconds is re-signed with higher fees. */
+    replaceAfterSeconds: number;
+    /** How much a replacement raises both fee fields, in percent (nodes want at least 10). */
+    feeBumpPercent: number;
+    /** How often the elected monitor looks at open transactions, in milliseconds. */
+    monitorIntervalMs: number;
+    /** How many blocks a final transaction stays watched for a reorganisation deeper than `confirmations`. */
+    reorgWatchBlocks: number;
+  }>;
   /** Views schema where the indexer publishes its tables. */
   onchainSchema: string;
   /** The indexer counts as caught up when it is at most this many blocks behind the chain head. */
@@ -95,6 +110,15 @@ export type Config = Readonly<{
     checkIntervalMs: number;
     /** When set, the TLS ask endpoint answers only requests that give it (and then from anywhere). */
     tlsAskSecret: string | undefined;
+  }>;
+  /** The key the service signs UNTP credentials with (docs/interop.md); its public half is the did:web document. */
+  credentials: Readonly<{
+    /** A private JWK (Ed25519 or P-256) from CREDENTIAL_SIGNING_KEY; when unset the key is read from `signingKeyFile`. */
+    signingJwk: Readonly<Record<string, unknown>> | undefined;
+    /** CREDENTIAL_SIGNING_KEY_FILE: a file holding the private JWK. Local mode defaults to .data and makes the key there once. */
+    signingKeyFile: string | undefined;
+    /** Whether a missing key file is generated (local mode only: production must be given its key). */
+    generateKeyFile: boolean;
   }>;
   webhooks: Readonly<{
     concurrency: number;
@@ -201,6 +225,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (signerPrivateKey && !/^0x[0-9a-fA-F]{64}$/.test(signerPrivateKey)) {
     problems.push("SIGNER_PRIVATE_KEY must be a 0x-prefixed 32-byte hex key");
   }
+  // The crash points (chain/crash-points.ts) kill the process on purpose: a test hook, never for a live service.
+  if (production && env.CRASH_AT) problems.push("CRASH_AT is a test hook and must not be set in production");
   if (production && isHardhatKey(signerPrivateKey)) {
     problems.push("SIGNER_PRIVATE_KEY must not be one of Hardhat's public test keys in production");
   }
@@ -213,13 +239,25 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push("ONCHAIN_SCHEMA must be a lower-case SQL identifier of at most 45 characters");
   }
   const webhookConcurrency = int("WEBHOOK_CONCURRENCY", 16, 1, 256);
+  const database = databaseSettings(
+    postgresUrl(str("DATABASE_URL", "postgres://postgres:postgres@127.0.0.1:54329/passport_registry")),
+    {
+      // One Node process per core: ten connections keep a process busy while some wait on the chain or a lock.
+      poolMin: int("DATABASE_POOL_MIN", 0, 0, 1000),
+      poolMax: int("DATABASE_POOL_MAX", 10, 1, 1000),
+      statementTimeoutMs: int("DATABASE_STATEMENT_TIMEOUT_MS", 30_000, 0, 3_600_000),
+      idleInTransactionTimeoutMs: int("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS", 60_000, 0, 3_600_000),
+    },
+    problems,
+  );
 
   const config: Config = {
     mode,
     host: str("HOST", "127.0.0.1"),
     port,
     publicBaseUrl,
-    databaseUrl: postgresUrl(str("DATABASE_URL", "postgres://postgres:postgres@127.0.0.1:54329/passport_registry")),
+    databaseUrl: database.url,
+    database,
     rpcUrl: url("RPC_URL", "http://127.0.0.1:8545"),
     chainId,
     networkName: str("NETWORK_NAME", chainId === LOCAL_CHAIN_ID ? "hardhat-local" : `chain-${chainId}`),
@@ -227,6 +265,12 @@ export function loadConfig(env: Env = process.env): Config {
     signerPrivateKey,
     deploymentsDir: path.resolve(str("DEPLOYMENTS_DIR", path.join(__dirname, "..", "..", "deployments"))),
     confirmations: int("CONFIRMATIONS", production ? 3 : 1, 0, 1000),
+    chainLedger: Object.freeze({
+      replaceAfterSeconds: int("CHAIN_REPLACE_AFTER_S", production ? 180 : 60, 1, 86_400),
+      feeBumpPercent: int("CHAIN_FEE_BUMP_PERCENT", 13, 11, 1000),
+      monitorIntervalMs: int("CHAIN_MONITOR_INTERVAL_MS", 1000, 10, 600_000),
+      reorgWatchBlocks: int("CHAIN_REORG_WATCH_BLOCKS", 128, 1, 100_000),
+    }),
     onchainSchema,
     indexerMaxLagBlocks: int("INDEXER_MAX_LAG_BLOCKS", 2, 0, 10_000),
     // Never trusted by default, in either mode: without a proxy that overwrites it, X-Forwarded-For is whatever the
@@ -286,6 +330,15 @@ export function loadConfig(env: Env = process.env): Config {
       checkIntervalMs: int("DOMAIN_CHECK_INTERVAL_MS", 30_000, 100, 3_600_000),
       tlsAskSecret: tlsAskSecret(env.TLS_ASK_SECRET?.trim() || undefined, problems),
     }),
+    credentials: Object.freeze({
+      signingJwk: signingJwk(env.CREDENTIAL_SIGNING_KEY?.trim() || undefined, problems),
+      signingKeyFile: env.CREDENTIAL_SIGNING_KEY_FILE?.trim()
+        ? path.resolve(env.CREDENTIAL_SIGNING_KEY_FILE.trim())
+        : production
+          ? undefined
+          : path.join(__dirname, "..", "..", ".data", "credential-signing-key.json"),
+      generateKeyFile: !production,
+    }),
     webhooks: Object.freeze({
       concurrency: webhookConcurrency,
       // Defaults: a quarter and a half of the slots, so one endpoint's or one brand's slow receivers never hold them all.
@@ -321,6 +374,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && config.tags.masterKey.length === 32 && config.tags.masterKey.equals(config.secretsKey)) {
     problems.push("TAG_MASTER_KEY must not be the same key as SECRETS_KEY in production");
   }
+  if (production && !config.credentials.signingJwk && !config.credentials.signingKeyFile) {
+    problems.push("CREDENTIAL_SIGNING_KEY or CREDENTIAL_SIGNING_KEY_FILE is required in production");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -354,6 +410,25 @@ function dnsServers(value: string, problems: string[]): readonly string[] {
     }
   }
   return Object.freeze(servers);
+}
+
+/** CREDENTIAL_SIGNING_KEY, when set: a private JWK of a key type credentials are signed with (interop/signing-key.ts). */
+function signingJwk(value: string | undefined, problems: string[]): Readonly<Record<string, unknown>> | undefined {
+  if (value === undefined) return undefined;
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(value);
+  } catch {
+    jwk = undefined;
+  }
+  const key = jwk as Record<string, unknown> | undefined;
+  const supported = (key?.kty === "OKP" && key.crv === "Ed25519") || (key?.kty === "EC" && key.crv === "P-256");
+  if (!key || typeof key !== "object" || !supported || typeof key.d !== "string") {
+    // Never the value itself in the message: it is a private key.
+    problems.push("CREDENTIAL_SIGNING_KEY must be a private JWK (JSON) of an Ed25519 (OKP) or P-256 (EC) key");
+    return undefined;
+  }
+  return Object.freeze({ ...key });
 }
 
 /** TLS_ASK_SECRET, when set: long enough not to be guessed. */

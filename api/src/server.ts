@@ -11,11 +11,12 @@ import { KeyCache } from "./brands/key-cache";
 import { CallMeter } from "./metering/call-meter";
 import { ScanRecorder } from "./scans/scan-recorder";
 import { createLogger } from "./logger";
-import { reconcilePendingIssuances } from "./passports/issuance";
+import { startLedgerWork } from "./passports/mint-pump";
 import { startOrderReconciliation } from "./orders/reconciliation";
 import { createChainAccess } from "./chain/access";
 import { DomainChecker } from "./domains/checker";
 import { createProvider } from "./chain/provider";
+import { credentialSigningKey } from "./interop/signing-key";
 
 export type RunningApi = { server: Server; url: string; stop: () => Promise<void> };
 
@@ -25,8 +26,11 @@ export async function startApi(config: Config, options: { logFile?: string } = {
     config.logLevel,
     options.logFile ? pino.destination({ dest: options.logFile, mkdir: true, sync: false }) : undefined,
   );
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.database);
   const provider = createProvider(config.rpcUrl, config.chainId);
+  // The credential signing key is read (in local mode made) before anything listens: a missing or malformed key
+  // stops the start with its reason instead of failing every credential request later.
+  await credentialSigningKey(config);
   const applied = await migrateLatest(db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
 
@@ -34,7 +38,7 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   // Without its LISTEN connection the cache stays off (and retries): requests then look keys up in the database.
   await keyCache.start().catch((error: unknown) => logger.warn({ err: error }, "key cache off"));
   const callMeter = new CallMeter(db, logger);
-  const deps: AppDeps = { config, db, provider, chain: createChainAccess(config, provider), logger, keyCache, callMeter };
+  const deps: AppDeps = { config, db, provider, chain: createChainAccess(config, provider, db, logger), logger, keyCache, callMeter };
   // Owned here, not by the router, so shutdown counts the views still queued before the pool closes.
   const scanRecorder = new ScanRecorder(deps);
   deps.scanRecorder = scanRecorder;
@@ -49,13 +53,9 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   const url = `http://${config.host}:${port}`;
   logger.info({ url }, "api listening");
 
-  // Issuances left pending by a crash are settled from the chain: at start, then every few minutes. Only rows older
-  // than a minute, so another replica's issuance in flight is left alone.
-  const reconcile = () =>
-    reconcilePendingIssuances(deps, logger, 60).catch((error: unknown) => logger.warn({ err: error }, "reconciliation skipped"));
-  void reconcile();
-  const reconcileTimer = setInterval(reconcile, 5 * 60_000);
-  reconcileTimer.unref();
+  // The shared wallet's work resumes from the ledger: this process's mint pump (claims of any process, a crashed
+  // one's included) and a candidate monitor that follows every open transaction (chain/ledger-monitor.ts).
+  const ledgerWork = startLedgerWork(deps);
   // Orders no callback settled are asked about at their gateway (orders/reconciliation.ts).
   const orderReconciliation = startOrderReconciliation(deps);
   // Pending custom domains are checked in DNS, due ones claimed so replicas share the work (domains/checker.ts).
@@ -65,7 +65,6 @@ export async function startApi(config: Config, options: { logFile?: string } = {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      clearInterval(reconcileTimer);
       await orderReconciliation.stop();
       await domainChecker.stop();
       // Stop taking connections, let in-flight requests finish (bounded), then release the pool.
@@ -80,6 +79,8 @@ export async function startApi(config: Config, options: { logFile?: string } = {
         });
         server.closeIdleConnections();
       });
+      // After the requests: one waiting for its issuance is served by this process's pump until then.
+      await ledgerWork.stop();
       provider.destroy();
       await keyCache.close();
       // Unused leased calls are given back and endpoint counts written before the pool closes.

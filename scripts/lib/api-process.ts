@@ -10,6 +10,7 @@ import { KeyCache } from "../../api/src/brands/key-cache";
 import { CallMeter } from "../../api/src/metering/call-meter";
 import { ScanRecorder } from "../../api/src/scans/scan-recorder";
 import { createLogger } from "../../api/src/logger";
+import { startLedgerWork } from "../../api/src/passports/mint-pump";
 import { freePort } from "./processes";
 
 export type InProcessApi = {
@@ -30,8 +31,8 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   const db = createDb(config.databaseUrl, 10);
   await migrateLatest(db);
   const provider = createProvider(config.rpcUrl, config.chainId);
-  const chain = createChainAccess(config, provider);
   const logger = createLogger(config.logLevel);
+  const chain = createChainAccess(config, provider, db, logger);
   // As in the API process: keys cached, with invalidation by NOTIFY (tests exercise the same path).
   const keyCache = new KeyCache(config.databaseUrl, logger);
   await keyCache.start();
@@ -39,6 +40,8 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   const deps: AppDeps = { config, db, provider, chain, logger, keyCache, callMeter };
   const scanRecorder = new ScanRecorder(deps);
   const app = buildApp({ ...deps, scanRecorder });
+  // As in the API process: the mint pump and a candidate ledger monitor (passports/mint-pump.ts).
+  const ledgerWork = startLedgerWork(deps);
   const server = app.listen(port, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -55,6 +58,7 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ledgerWork.stop();
       provider.destroy();
       await keyCache.close();
       await callMeter.close();

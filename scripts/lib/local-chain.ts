@@ -13,6 +13,9 @@ export async function resetForNewLocalChain(db: Knex, deployment: Deployment, vi
   await db.transaction(async (trx) => {
     // Passports minted on the old chain are gone with it: the products stay and can be issued again.
     await trx("app.passports").del();
+    // So are the shared wallet's transactions: the new chain's nonces start again at 0.
+    await trx("app.chain_reorgs").del();
+    await trx("app.chain_transactions").del();
     await trx("app.meta")
       .insert({ key: CHAIN_KEY, value: JSON.stringify(identity), updated_at: trx.fn.now() })
       .onConflict("key")

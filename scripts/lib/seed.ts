@@ -51,7 +51,8 @@ export type DemoState = {
   /** Dashboard accounts of the demo brand (/dashboard): its owner and a cashier for the till. */
   brand_users: { owner: { email: string; password: string }; cashier: { email: string; password: string } };
   factory_ids: number[];
-  products: Array<{ uid: string; minted: boolean }>;
+  /** `gtin` (GTIN-14) and `serial`: the product's GS1 Digital Link is `/01/{gtin}/21/{serial}` (null: none). */
+  products: Array<{ uid: string; minted: boolean; gtin: string | null; serial: string | null }>;
   /**
    * The NTAG 424 DNA tag of each minted product, bound to it and assigned on chain. The keys (hex) are given only
    * when they derive from the public local TAG_MASTER_KEY, so anyone can emulate a tap (scripts/lib/tap-emulator.ts).
@@ -96,14 +97,16 @@ type DemoProduct = {
   fiber: FiberShare[];
   care: string;
   minted: boolean;
+  /** GS1 identifiers (GS1's example company prefix 952: no real product has them). */
+  gs1?: { gtin: string; lot?: string; serial: string };
 };
 
 const DEMO_PRODUCTS: DemoProduct[] = [
-  { code: "7K3M9Q2X", sku: "DA-OXF-001", name: "Organic Oxford Shirt", category: "shirt", fabric_type: "organic cotton", price: 2450, factory_id: 1001, fiber: [{ fiber: "cotton", percent: 100 }], care: "Machine wash 30 °C, do not tumble dry, iron medium.", minted: true },
-  { code: "4VH8N1TR", sku: "DA-SAR-014", name: "Jamdani Cotton Saree", category: "saree", fabric_type: "cotton", price: 8900, factory_id: 1002, fiber: [{ fiber: "cotton", percent: 100 }], care: "Hand wash cold, dry in shade.", minted: true },
-  { code: "9PQ2W6ZD", sku: "DA-TEE-100", name: "Everyday Crew T-shirt", category: "t-shirt", fabric_type: "recycled cotton", price: 790, factory_id: 1003, fiber: [{ fiber: "cotton", percent: 60 }, { fiber: "polyester", percent: 40 }], care: "Machine wash 40 °C, tumble dry low.", minted: true },
+  { code: "7K3M9Q2X", sku: "DA-OXF-001", name: "Organic Oxford Shirt", category: "shirt", fabric_type: "organic cotton", price: 2450, factory_id: 1001, fiber: [{ fiber: "cotton", percent: 100 }], care: "Machine wash 30 °C, do not tumble dry, iron medium.", minted: true, gs1: { gtin: "09520123000103", serial: "OXF-0001" } },
+  { code: "4VH8N1TR", sku: "DA-SAR-014", name: "Jamdani Cotton Saree", category: "saree", fabric_type: "cotton", price: 8900, factory_id: 1002, fiber: [{ fiber: "cotton", percent: 100 }], care: "Hand wash cold, dry in shade.", minted: true, gs1: { gtin: "09520123000202", lot: "JAM2026-07", serial: "SAR-0014" } },
+  { code: "9PQ2W6ZD", sku: "DA-TEE-100", name: "Everyday Crew T-shirt", category: "t-shirt", fabric_type: "recycled cotton", price: 790, factory_id: 1003, fiber: [{ fiber: "cotton", percent: 60 }, { fiber: "polyester", percent: 40 }], care: "Machine wash 40 °C, tumble dry low.", minted: true, gs1: { gtin: "09520123000301", serial: "TEE-0100" } },
   { code: "2XB7C5KF", sku: "DA-DNM-220", name: "Selvedge Denim Jeans", category: "jeans", fabric_type: "cotton", price: 4200, factory_id: 1004, fiber: [{ fiber: "cotton", percent: 98 }, { fiber: "elastane", percent: 2 }], care: "Wash inside out at 30 °C, line dry.", minted: true },
-  { code: "6MJ4R8YA", sku: "DA-KNT-031", name: "Merino Blend Sweater", category: "sweater", fabric_type: "wool", price: 5600, factory_id: 1009, fiber: [{ fiber: "wool", percent: 70 }, { fiber: "polyamide", percent: 30 }], care: "Hand wash cold, dry flat.", minted: false },
+  { code: "6MJ4R8YA", sku: "DA-KNT-031", name: "Merino Blend Sweater", category: "sweater", fabric_type: "wool", price: 5600, factory_id: 1009, fiber: [{ fiber: "wool", percent: 70 }, { fiber: "polyamide", percent: 30 }], care: "Hand wash cold, dry flat.", minted: false, gs1: { gtin: "09520123000400", serial: "KNT-0031" } },
   { code: "3TN9E7WG", sku: "DA-POL-045", name: "Piqué Polo", category: "polo", fabric_type: "cotton-polyester", price: 1490, factory_id: 1001, fiber: [{ fiber: "cotton", percent: 65 }, { fiber: "polyester", percent: 35 }], care: "Machine wash 40 °C, iron low.", minted: false },
 ];
 
@@ -181,11 +184,13 @@ export async function seedDemo(options: {
         fiber_composition: demo.fiber,
         care_instructions: demo.care,
         country_of_manufacture: factory.country,
+        ...demo.gs1,
       }, { uid });
       product = (await findProductByUid(db, uid))!;
     }
     if (demo.minted) await mintDemoPassport(db, wallet, contracts, product.id, uid, demo);
-    products.push({ uid, minted: demo.minted });
+    // A database seeded before products had GS1 identifiers keeps its products as they were anchored.
+    products.push({ uid, minted: demo.minted, gtin: product.gtin, serial: product.serial });
   }
   log(`seeded ${factories.length} factories (${registered} registered on this chain) and ${products.length} products`);
   const tags = await seedDemoTags(db, wallet, contracts, brand.id, products.filter((p) => p.minted).map((p) => p.uid), options.tagKeys ?? LOCAL_TAG_KEYS);

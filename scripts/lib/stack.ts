@@ -25,7 +25,10 @@ export type Stack = {
 };
 
 /** Starts chain, contracts, indexer and API against `databaseUrl`; every process is stopped by `stop`. */
-export async function startStack(databaseUrl: string, options: { blockIntervalMs?: number; pollingIntervalMs?: number } = {}): Promise<Stack> {
+export async function startStack(
+  databaseUrl: string,
+  options: { blockIntervalMs?: number; pollingIntervalMs?: number; /** More API settings (CONFIRMATIONS, ...). */ apiEnv?: Record<string, string> } = {},
+): Promise<Stack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "passport-registry-stack-"));
   chmodSync(workDir, 0o755);
   const stoppers: Array<() => Promise<void>> = [];
@@ -52,6 +55,7 @@ export async function startStack(databaseUrl: string, options: { blockIntervalMs
       CHAIN_ID: String(chain.chainId),
       DEPLOYMENTS_DIR: deploymentsDir,
       ONCHAIN_SCHEMA: viewsSchema,
+      ...options.apiEnv,
     });
     stoppers.push(api.close);
     const indexer = startIndexer({

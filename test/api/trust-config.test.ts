@@ -20,6 +20,7 @@ const PRODUCTION = {
   SIGNER_PRIVATE_KEY: `0x${"42".repeat(32)}`,
   SECRETS_KEY: "ab".repeat(32),
   TAG_MASTER_KEY: "cd".repeat(32),
+  CREDENTIAL_SIGNING_KEY_FILE: "/etc/passport-registry/credential-signing-key.json",
 };
 
 /** The problems loadConfig lists for `env`, or [] when it loads. */

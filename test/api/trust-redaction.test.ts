@@ -91,7 +91,7 @@ describe("an RPC that refuses us, with credentials in RPC_URL", () => {
       },
     });
     logger = createLogger(config.logLevel, sink);
-    const app = buildApp({ config, db, provider, chain: createChainAccess(config, provider), logger });
+    const app = buildApp({ config, db, provider, chain: createChainAccess(config, provider, db, logger), logger });
     api = app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => api.once("listening", resolve));
     apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;

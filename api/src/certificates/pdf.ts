@@ -1,7 +1,11 @@
 // The printable certificate of an issued passport: a one-page A4 PDF with the chain record and a QR link.
 import { createHash } from "node:crypto";
+import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage, type RGB } from "pdf-lib";
 import QRCode from "qrcode";
+import { DEFAULT_LANG, type Lang } from "../i18n/languages";
+import { messagesFor, type Messages } from "../i18n/messages";
+import { bengaliFace, drawGlyphRun, embedBengali, hasBengali, scriptRuns, type BengaliFace } from "./bengali-shaping";
 
 export type CertificatePdfInput = {
   brand: { name: string; slug: string; primaryColor?: string /* #RRGGBB, optional white-label colour */ };
@@ -17,9 +21,11 @@ export type CertificatePdfInput = {
   certificateUrl: string; // the QR code points here
   explorerUrl: string;
   carbon?: { kg: number; rating: string };
+  /** The language of the fixed words; English when absent. The product name is the caller's (a translation or not). */
+  lang?: Lang;
 };
 
-export const CERTIFICATE_TITLE = "Digital Product Passport — Certificate of Authenticity";
+export const CERTIFICATE_TITLE = messagesFor(DEFAULT_LANG).pdfTitle;
 const PRODUCER = "Passport Registry";
 const DEFAULT_BRAND_COLOR = "#1F3A5F";
 
@@ -67,6 +73,7 @@ export function certificateDigest(input: CertificatePdfInput): string {
     input.uid, input.tokenId, input.contractAddress, input.network, input.chainId, input.txHash, input.dataHash,
     input.issuedAt.getTime(), input.certificateUrl, input.explorerUrl,
     input.carbon ? [input.carbon.kg, input.carbon.rating] : null,
+    input.lang ?? DEFAULT_LANG,
   ];
   return createHash("sha256").update(JSON.stringify(shown)).digest("base64url");
 }
@@ -83,32 +90,53 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   if (Number.isNaN(input.issuedAt.getTime())) throw new RangeError("issuedAt is not a valid date");
   renders += 1;
 
+  const lang = input.lang ?? DEFAULT_LANG;
+  const t = messagesFor(lang);
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const fonts: Fonts = {
     regular: await pdf.embedFont(StandardFonts.Helvetica),
     bold: await pdf.embedFont(StandardFonts.HelveticaBold),
     mono: await pdf.embedFont(StandardFonts.Courier),
   };
-  setMetadata(pdf, input);
+  setMetadata(pdf, input, t);
 
   const page = pdf.addPage([LAYOUT.page.width, LAYOUT.page.height]);
   const brandColor = parseHexColor(input.brand.primaryColor) ?? parseHexColor(DEFAULT_BRAND_COLOR)!;
-  const painter = new Painter(page, fonts);
+  const painter = new Painter(page, fonts, await bengaliFonts(pdf, input, lang));
 
-  let top = drawHeader(painter, input, brandColor);
-  top = drawProductSection(painter, input, top, await qrCodeImage(pdf, input.certificateUrl));
-  top = drawChainSection(painter, input, top);
-  drawVerification(painter, input, top);
-  drawFooter(painter, input);
+  let top = drawHeader(painter, input, brandColor, t);
+  top = drawProductSection(painter, input, top, await qrCodeImage(pdf, input.certificateUrl), t);
+  top = drawChainSection(painter, input, top, t);
+  drawVerification(painter, input, top, t);
+  drawFooter(painter, input, t);
 
   return pdf.save();
 }
 
 type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont };
+type FontName = keyof Fonts;
 
-function setMetadata(pdf: PDFDocument, input: CertificatePdfInput): void {
+/** The Bengali faces of a certificate, embedded in its document: regular (also for mono) and bold. */
+type BengaliFonts = { pdf: PDFDocument; faces: Record<FontName, { font: PDFFont; face: BengaliFace }> };
+
+/**
+ * Noto Sans Bengali, embedded when the certificate is in Bengali or shows a Bengali name (a brand's or product's own
+ * name in Bengali on an English certificate). Latin text keeps the standard fonts.
+ */
+async function bengaliFonts(pdf: PDFDocument, input: CertificatePdfInput, lang: Lang): Promise<BengaliFonts | undefined> {
+  if (lang !== "bn" && !hasBengali(`${input.brand.name} ${input.product.name} ${input.product.category}`)) return undefined;
+  pdf.registerFontkit(fontkit);
+  const [regularFace, boldFace] = await Promise.all([bengaliFace(400), bengaliFace(700)]);
+  const regular = { font: await embedBengali(pdf, regularFace, "NotoSansBengali-Regular"), face: regularFace };
+  const bold = { font: await embedBengali(pdf, boldFace, "NotoSansBengali-Bold"), face: boldFace };
+  return { pdf, faces: { regular, bold, mono: regular } };
+}
+
+function setMetadata(pdf: PDFDocument, input: CertificatePdfInput, t: Messages): void {
+  if (input.lang && input.lang !== DEFAULT_LANG) pdf.setLanguage(input.lang);
   // Metadata strings are written as UTF-16, so they keep the original names; only the drawn text is sanitised.
-  pdf.setTitle(`Certificate of Authenticity ${input.uid} — ${input.product.name}`, { showInWindowTitleBar: true });
+  const title = input.lang && input.lang !== DEFAULT_LANG ? t.certificateOfAuthenticity : "Certificate of Authenticity";
+  pdf.setTitle(`${title} ${input.uid} — ${input.product.name}`, { showInWindowTitleBar: true });
   pdf.setSubject(`Digital Product Passport of ${input.product.name} (SKU ${input.product.sku}), anchored on ${input.network}`);
   pdf.setAuthor(input.brand.name);
   pdf.setCreator(PRODUCER);
@@ -119,7 +147,7 @@ function setMetadata(pdf: PDFDocument, input: CertificatePdfInput): void {
   pdf.setModificationDate(input.issuedAt);
 }
 
-function drawHeader(painter: Painter, input: CertificatePdfInput, brandColor: RGB): number {
+function drawHeader(painter: Painter, input: CertificatePdfInput, brandColor: RGB, t: Messages): number {
   const { page, margin, band, title, productName, accentRule } = LAYOUT;
   const bandBottom = page.height - band.height;
   painter.page.drawRectangle({ x: 0, y: bandBottom, width: page.width, height: band.height, color: brandColor });
@@ -131,7 +159,7 @@ function drawHeader(painter: Painter, input: CertificatePdfInput, brandColor: RG
   });
 
   let top = bandBottom - title.gapBefore;
-  top = painter.paragraph(CERTIFICATE_TITLE, { x: margin, top, width: CONTENT_WIDTH, font: "bold", size: title.size, maxLines: title.maxLines });
+  top = painter.paragraph(t.pdfTitle, { x: margin, top, width: CONTENT_WIDTH, font: "bold", size: title.size, maxLines: title.maxLines });
   top -= productName.gapBefore;
   top = painter.paragraph(input.product.name, {
     x: margin, top, width: CONTENT_WIDTH, font: "regular", size: productName.size, maxLines: productName.maxLines,
@@ -141,27 +169,27 @@ function drawHeader(painter: Painter, input: CertificatePdfInput, brandColor: RG
   return top - accentRule.thickness;
 }
 
-function drawProductSection(painter: Painter, input: CertificatePdfInput, sectionTop: number, qr: PDFImage): number {
+function drawProductSection(painter: Painter, input: CertificatePdfInput, sectionTop: number, qr: PDFImage, t: Messages): number {
   const { margin, qr: qrBox } = LAYOUT;
   const qrX = LAYOUT.page.width - margin - qrBox.size;
   const rowsWidth = qrX - qrBox.gutter - margin;
 
-  let top = painter.sectionHeading("Product", sectionTop, rowsWidth);
+  let top = painter.sectionHeading(t.pdfProduct, sectionTop, rowsWidth);
   const rows: Row[] = [
-    { label: "Brand", value: input.brand.name },
-    { label: "SKU", value: input.product.sku },
-    { label: "Category", value: input.product.category },
-    { label: "UID", value: input.uid, mono: true },
-    { label: "Issued (UTC)", value: formatIssuedAt(input.issuedAt) },
+    { label: t.brand, value: input.brand.name },
+    { label: t.sku, value: input.product.sku },
+    { label: t.category, value: input.product.category },
+    { label: t.pdfUid, value: input.uid, mono: true },
+    { label: t.pdfIssuedUtc, value: formatIssuedAt(input.issuedAt) },
   ];
-  if (input.carbon) rows.push({ label: "Carbon footprint", value: formatCarbon(input.carbon) });
+  if (input.carbon) rows.push({ label: t.carbonFootprint, value: formatCarbon(input.carbon, t) });
   for (const row of rows) top = painter.row(row, top, rowsWidth);
 
   // The QR column starts level with the section heading.
   let qrTop = sectionTop - LAYOUT.section.gapBefore;
   painter.page.drawImage(qr, { x: qrX, y: qrTop - qrBox.size, width: qrBox.size, height: qrBox.size });
   qrTop -= qrBox.size + qrBox.gap;
-  qrTop = painter.paragraph("Scan to open this passport", {
+  qrTop = painter.paragraph(t.pdfScanToOpen, {
     x: qrX, top: qrTop, width: qrBox.size, font: "bold", size: qrBox.captionSize, maxLines: 1,
   });
   qrTop = painter.paragraph(input.certificateUrl, {
@@ -170,38 +198,31 @@ function drawProductSection(painter: Painter, input: CertificatePdfInput, sectio
   return Math.min(top, qrTop);
 }
 
-function drawChainSection(painter: Painter, input: CertificatePdfInput, sectionTop: number): number {
-  let top = painter.sectionHeading("Blockchain record", sectionTop, CONTENT_WIDTH);
+function drawChainSection(painter: Painter, input: CertificatePdfInput, sectionTop: number, t: Messages): number {
+  let top = painter.sectionHeading(t.pdfBlockchainRecord, sectionTop, CONTENT_WIDTH);
   const rows: Row[] = [
-    { label: "Network", value: `${input.network} (chain id ${input.chainId})` },
-    { label: "Contract", value: input.contractAddress, mono: true },
-    { label: "Token ID", value: input.tokenId, mono: true },
-    { label: "Transaction", value: input.txHash, mono: true },
-    { label: "Data hash", value: input.dataHash, mono: true },
-    { label: "Explorer", value: input.explorerUrl, url: true },
+    { label: t.network, value: t.networkWithChainId(input.network, input.chainId) },
+    { label: t.contract, value: input.contractAddress, mono: true },
+    { label: t.pdfTokenId, value: input.tokenId, mono: true },
+    { label: t.transaction, value: input.txHash, mono: true },
+    { label: t.pdfDataHash, value: input.dataHash, mono: true },
+    { label: t.pdfExplorer, value: input.explorerUrl, url: true },
   ];
   for (const row of rows) top = painter.row(row, top, CONTENT_WIDTH);
   return top;
 }
 
-function drawVerification(painter: Painter, input: CertificatePdfInput, sectionTop: number): number {
-  const top = painter.sectionHeading("How to verify", sectionTop, CONTENT_WIDTH);
-  const text =
-    `Fetch the public passport record at ${dppPath(input)} and take its "content" object. ` +
-    "Serialise it as canonical JSON (RFC 8785), encode it as UTF-8 and compute its keccak256 hash. " +
-    "The result must equal the data hash above, and the data hash stored on chain for this token id " +
-    `in the contract ${input.contractAddress} on ${input.network} (chain id ${input.chainId}); ` +
-    "the transaction above is the one that anchored it. Any edit to the passport content changes the hash.";
+function drawVerification(painter: Painter, input: CertificatePdfInput, sectionTop: number, t: Messages): number {
+  const top = painter.sectionHeading(t.pdfHowToVerify, sectionTop, CONTENT_WIDTH);
+  const text = t.pdfVerifyText(dppPath(input, t), input.contractAddress, input.network, input.chainId);
   return painter.paragraph(text, {
     x: LAYOUT.margin, top, width: CONTENT_WIDTH, font: "regular", size: LAYOUT.paragraph.size, maxLines: LAYOUT.paragraph.maxLines,
   });
 }
 
-function drawFooter(painter: Painter, input: CertificatePdfInput): void {
+function drawFooter(painter: Painter, input: CertificatePdfInput, t: Messages): void {
   const { margin, footer } = LAYOUT;
-  const text =
-    `Issued by ${PRODUCER} for ${input.brand.name} on ${formatIssuedAt(input.issuedAt)}. ` +
-    "The record on chain is authoritative; this document is a copy of it.";
+  const text = t.pdfFooter(PRODUCER, input.brand.name, formatIssuedAt(input.issuedAt));
   const lines = painter.wrap(text, "regular", footer.size, CONTENT_WIDTH, footer.maxLines);
   const lineHeight = footer.size * LAYOUT.lineHeight;
   const top = margin + lines.length * lineHeight;
@@ -215,7 +236,6 @@ function drawFooter(painter: Painter, input: CertificatePdfInput): void {
 }
 
 type Row = { label: string; value: string; mono?: boolean; url?: boolean };
-type FontName = keyof Fonts;
 type TextOptions = { x: number; top: number; font: FontName; size: number; color?: RGB };
 
 /** Draws text top-down: each call takes the top of its box and returns the top of the space left below it. */
@@ -226,6 +246,7 @@ class Painter {
   constructor(
     readonly page: PDFPage,
     private readonly fonts: Fonts,
+    private readonly bengali?: BengaliFonts,
   ) {}
 
   sectionHeading(text: string, sectionTop: number, width: number): number {
@@ -265,7 +286,22 @@ class Painter {
     const lineHeight = size * LAYOUT.lineHeight;
     lines.forEach((line, i) => {
       // The baseline sits one font size below the top of the line box, leaving room for the descender below.
-      this.page.drawText(line, { x, y: top - size - i * lineHeight, font: this.fonts[font], size, color });
+      const y = top - size - i * lineHeight;
+      if (!this.bengali || !hasBengali(line)) {
+        this.page.drawText(line, { x, y, font: this.fonts[font], size, color });
+        return;
+      }
+      // Mixed text: Bengali runs shaped by HarfBuzz in the Bengali face, the rest in the standard font, side by side.
+      let runX = x;
+      for (const run of scriptRuns(line)) {
+        if (run.bengali) {
+          const { font: pdfFont, face } = this.bengali.faces[font];
+          runX += drawGlyphRun(this.page, pdfFont, face, run.text, { x: runX, y, size, color });
+        } else {
+          this.page.drawText(run.text, { x: runX, y, font: this.fonts[font], size, color });
+          runX += this.latinWidth(run.text, font, size);
+        }
+      }
     });
     return top - lines.length * lineHeight;
   }
@@ -303,8 +339,9 @@ class Painter {
     let out = "";
     for (const ch of text.normalize("NFC")) {
       if (/[\s\p{Cc}]/u.test(ch)) out += " ";
-      else if (/\p{Cf}/u.test(ch)) continue; // soft hyphens, zero-width joiners
+      else if (/\p{Cf}/u.test(ch) && !(this.bengali && /[\u200C\u200D]/u.test(ch))) continue; // soft hyphens, zero-width joiners (kept in Bengali: they choose a conjunct's form)
       else if (charset.has(ch.codePointAt(0)!)) out += ch;
+      else if (this.bengali && /[\u0980-\u09FF\u0964\u0965\u200C\u200D]/u.test(ch)) out += ch; // drawn in the Bengali face
       else if (/\p{M}/u.test(ch)) continue; // stray combining marks, emoji variation selectors
       else if (STAND_INS[ch] !== undefined) out += STAND_INS[ch];
       else {
@@ -320,6 +357,14 @@ class Painter {
    * unkerned, so a line measured that way can come out wider than its box.
    */
   width(text: string, fontName: FontName, size: number): number {
+    if (!this.bengali || !hasBengali(text)) return this.latinWidth(text, fontName, size);
+    return scriptRuns(text).reduce(
+      (sum, run) => sum + (run.bengali ? this.bengali!.faces[fontName].face.width(run.text, size) : this.latinWidth(run.text, fontName, size)),
+      0,
+    );
+  }
+
+  private latinWidth(text: string, fontName: FontName, size: number): number {
     let total = 0;
     for (const ch of text) {
       const key = `${fontName}:${ch}`;
@@ -391,21 +436,21 @@ async function qrCodeImage(pdf: PDFDocument, url: string): Promise<PDFImage> {
 }
 
 /** The public record's address: the certificate URL's own path when it has the usual shape, else the route. */
-function dppPath(input: CertificatePdfInput): string {
+function dppPath(input: CertificatePdfInput, t: Messages): string {
   const certificateSuffix = `/dpp-certificate/${input.uid}`;
   if (input.certificateUrl.endsWith(certificateSuffix)) {
     return `${input.certificateUrl.slice(0, -certificateSuffix.length)}/api/dpp/${input.uid}`;
   }
-  return `/api/dpp/${input.uid} on the service that issued this certificate`;
+  return t.pdfRecordOnIssuer(`/api/dpp/${input.uid}`);
 }
 
 function formatIssuedAt(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function formatCarbon(carbon: { kg: number; rating: string }): string {
-  const kg = Number.isFinite(carbon.kg) ? `${carbon.kg.toFixed(2)} kg CO2e` : "not known";
-  return `${kg}, rating ${carbon.rating}`;
+function formatCarbon(carbon: { kg: number; rating: string }, t: Messages): string {
+  const kg = Number.isFinite(carbon.kg) ? `${carbon.kg.toFixed(2)} kg CO2e` : t.pdfNotKnown;
+  return t.pdfCarbon(kg, carbon.rating);
 }
 
 function parseHexColor(value: string | undefined): RGB | undefined {

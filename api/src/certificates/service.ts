@@ -4,35 +4,20 @@ import { getStoredBranding } from "../brands/branding";
 import { NotFoundError } from "../errors";
 import { issuePassport, type Issuance } from "../passports/issuance";
 import { findProductByUid } from "../products/products.repo";
+import type { EffectiveLimits } from "../plans/catalogue";
 import type { CertificatePdfInput } from "./pdf";
 import { brandProduct } from "../products/service";
 import { brandAddressOf, certificatePageUrl, explorerTxUrl } from "../links";
-
-export type QuotaGate = {
-  /** Counts one certificate atomically, or throws MONTHLY_LIMIT_REACHED. */
-  consume: () => Promise<void>;
-  /** Gives the unit back when no new certificate came of it. */
-  refund: () => Promise<void>;
-};
+import { productDigitalLink } from "../gs1/links";
 
 /**
- * Issues the certificate of a brand's product. A repeat returns the first issuance and costs no quota; the quota
- * unit is taken before minting (so concurrent requests cannot overshoot the limit) and returned if the mint fails
- * or a concurrent request minted first.
+ * Issues the certificate of a brand's product. A new issuance counts one certificate of the brand's monthly quota,
+ * taken in the same transaction as the claim (MONTHLY_LIMIT_REACHED leaves no claim) and refunded only if the
+ * issuance fails for good; a repeat returns the first issuance and costs nothing.
  */
-export async function issueCertificate(deps: AppDeps, brandId: number, uid: string, quota: QuotaGate): Promise<Issuance> {
+export async function issueCertificate(deps: AppDeps, brandId: number, uid: string, limits: EffectiveLimits): Promise<Issuance> {
   const product = await brandProduct(deps, brandId, uid);
-  if (product.passport_status !== "minted") await quota.consume();
-  else return issuePassport(deps, product);
-  let issuance: Issuance;
-  try {
-    issuance = await issuePassport(deps, product);
-  } catch (error) {
-    await quota.refund();
-    throw error;
-  }
-  if (!issuance.created) await quota.refund();
-  return issuance;
+  return issuePassport(deps, product, { brandId, limits });
 }
 
 /**
@@ -55,7 +40,9 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     txHash: product.passport_tx_hash,
     dataHash: product.passport_data_hash!,
     issuedAt: product.passport_minted_at ?? new Date(),
-    certificateUrl: certificatePageUrl(config, product.uid, brandAddressOf(product)),
+    // The QR code: the product's GS1 Digital Link when it has a GTIN (any GS1 scanner reads it; a phone opens the
+    // passport page through the resolver), else the certificate page.
+    certificateUrl: productDigitalLink(config, product) ?? certificatePageUrl(config, product.uid, brandAddressOf(product)),
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
   };

@@ -1,26 +1,36 @@
-// The API's handle on the chain: the shared wallet and the deployed contracts, read from the deployment file on
-// first use so the API can start (and report not-ready) before the contracts exist.
+// The API's handle on the chain: the shared wallet (sending through the ledger) and the deployed contracts, read
+// from the deployment file on first use so the API can start (and report not-ready) before the contracts exist.
 import type { JsonRpcProvider } from "ethers";
 import type { Config } from "../config";
+import type { Knex } from "../db/knex";
 import { ServiceUnavailableError } from "../errors";
+import type { Logger } from "../logger";
 import { connectContracts, readDeploymentFile, type Contracts } from "./contracts";
-import { MintBatcher } from "./mint-batcher";
+import { ChainLedger } from "./ledger";
 import { SharedWallet } from "./signer";
 
 export type ChainAccess = {
   wallet: SharedWallet;
+  /** The one nonce authority of the shared wallet (every send goes through it). */
+  ledger: ChainLedger;
   contracts: () => Contracts;
-  /** The one path for passport mints: batches concurrent mints into one transaction. */
-  mints: () => MintBatcher;
 };
 
-export function createChainAccess(config: Config, provider: JsonRpcProvider): ChainAccess {
-  const wallet = new SharedWallet(provider, config.signerPrivateKey);
+/** `db` is where the ledger lives (app.chain_transactions). */
+export function createChainAccess(config: Config, provider: JsonRpcProvider, db: Knex, logger: Logger): ChainAccess {
+  const ledger = new ChainLedger({
+    db,
+    provider,
+    privateKey: config.signerPrivateKey,
+    chainId: config.chainId,
+    logger,
+    confirmations: config.confirmations,
+  });
+  const wallet = new SharedWallet(provider, config.signerPrivateKey, ledger);
   let contracts: Contracts | undefined;
-  let mints: MintBatcher | undefined;
-  const access: ChainAccess = {
+  return {
     wallet,
-    mints: () => (mints ??= new MintBatcher(wallet, access.contracts().passport)),
+    ledger,
     contracts: () => {
       if (!contracts) {
         try {
@@ -32,5 +42,4 @@ export function createChainAccess(config: Config, provider: JsonRpcProvider): Ch
       return contracts;
     },
   };
-  return access;
 }

@@ -1,5 +1,5 @@
 // Sends one shared-wallet transaction, waits (bounded) for its receipt, and describes it for a response.
-import type { ContractTransactionResponse } from "ethers";
+import type { ContractTransactionResponse, TransactionReceipt } from "ethers";
 import type { AppDeps } from "../deps";
 import { ServiceUnavailableError } from "../errors";
 import { explorerTxUrl } from "../links";
@@ -8,12 +8,22 @@ export type SentTransaction = { tx_hash: string; explorer_url: string; block_num
 
 const RECEIPT_TIMEOUT_MS = 60_000;
 
+/**
+ * The receipt of a transaction sent through the ledger, following the ledger row of `hash`: a fee bump or a redo
+ * under a new nonce is followed, so the receipt may carry another hash than the one first sent.
+ */
+export async function ledgerReceipt(deps: AppDeps, hash: string, timeoutMs = RECEIPT_TIMEOUT_MS): Promise<TransactionReceipt> {
+  const row = await deps.chain.ledger.findByHash(hash);
+  if (!row) throw new Error(`transaction ${hash} is not in the ledger`);
+  return deps.chain.ledger.wait(row.id, { timeoutMs });
+}
+
 export async function sendAndConfirm(deps: AppDeps, submit: () => Promise<ContractTransactionResponse>): Promise<SentTransaction> {
   const tx = await deps.chain.wallet.send(submit);
-  const receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS).catch((error: unknown) => {
+  const receipt = await ledgerReceipt(deps, tx.hash).catch((error: unknown) => {
     deps.logger.error({ err: error, txHash: tx.hash }, "transaction not confirmed");
     throw new ServiceUnavailableError(`Transaction ${tx.hash} was sent but not confirmed in time.`);
   });
-  if (!receipt || receipt.status !== 1) throw new ServiceUnavailableError(`Transaction ${tx.hash} failed on chain.`);
-  return { tx_hash: tx.hash, explorer_url: explorerTxUrl(deps.config, tx.hash), block_number: receipt.blockNumber };
+  if (receipt.status !== 1) throw new ServiceUnavailableError(`Transaction ${receipt.hash} failed on chain.`);
+  return { tx_hash: receipt.hash, explorer_url: explorerTxUrl(deps.config, receipt.hash), block_number: receipt.blockNumber };
 }

@@ -1,6 +1,7 @@
 // The Postgres connection pool (knex + pg). Only repos and migrations import this module.
 import knexFactory, { type Knex } from "knex";
 import pg from "pg";
+import type { DatabaseSettings } from "./settings";
 
 export type { Knex };
 
@@ -8,11 +9,23 @@ export type { Knex };
 // are converted in the presenters, while int8 counts (COUNT(*)) become numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export function createDb(databaseUrl: string, poolMax = 10): Knex {
+/**
+ * A pool for `database`: the configuration's settings (TLS from the URL, pool size, time-outs), or a bare URL as tests
+ * and scripts pass, with no time-outs. `poolMax` overrides the settings' size (a process that needs fewer or more).
+ */
+export function createDb(database: string | DatabaseSettings, poolMax?: number): Knex {
+  const settings = typeof database === "string" ? undefined : database;
+  const url = typeof database === "string" ? database : database.url;
   return knexFactory({
     client: "pg",
-    connection: { connectionString: databaseUrl, application_name: "passport-registry-api" },
-    pool: { min: 0, max: poolMax },
+    connection: {
+      connectionString: url,
+      application_name: "passport-registry-api",
+      // Sent in the start-up message, so they hold from the first statement on every connection (0 sends nothing).
+      statement_timeout: settings?.statementTimeoutMs || undefined,
+      idle_in_transaction_session_timeout: settings?.idleInTransactionTimeoutMs || undefined,
+    },
+    pool: { min: Math.min(settings?.poolMin ?? 0, poolMax ?? Infinity), max: poolMax ?? settings?.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
   });
 }

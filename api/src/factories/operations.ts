@@ -5,14 +5,13 @@ import type { Operator } from "../auth/sessions";
 import { getBrand } from "../brands/service";
 import { sendAndConfirm, type SentTransaction } from "../chain/transactions";
 import { BrandInactiveError, ConflictError, ForbiddenError, NotFoundError } from "../errors";
-import { consumeQuota, refundQuota } from "../metering/service";
 import { dataHashOf, tokenIdOf } from "../passports/content";
 import { confirmMaker, findProductByUid, type ProductRow } from "../products/products.repo";
-import { effectiveLimits, type EffectiveLimits } from "../plans/catalogue";
+import { effectiveLimits } from "../plans/catalogue";
 import { certificationMask } from "./reputation";
 import { saveFactoryProfile, type FactoryProfileInput } from "./service";
 import { saveSupplyChainDetails } from "../passports/supply-chain.repo";
-import { issueCertificate, type QuotaGate } from "../certificates/service";
+import { issueCertificate } from "../certificates/service";
 import { explorerTxUrl } from "../links";
 import { recordConfirmedTagAssignment } from "../tags/service";
 
@@ -70,8 +69,7 @@ export async function mintForFactory(deps: AppDeps, operator: Operator, factoryI
   if (Number(product.factory_id) !== factoryId) throw new ForbiddenError(`Product ${product.uid} is made by another factory.`);
   const brand = await getBrand(deps.db, product.brand_slug);
   if (brand.status !== "active") throw new BrandInactiveError();
-  const quota = certificateQuota(deps, brand.id, effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }));
-  const issuance = await issueCertificate(deps, brand.id, product.uid, quota);
+  const issuance = await issueCertificate(deps, brand.id, product.uid, effectiveLimits({ plan: brand.plan, limit_overrides: brand.limitOverrides }));
   await confirmMaker(deps.db, product.id, factoryId);
   return {
     uid: product.uid,
@@ -81,17 +79,6 @@ export async function mintForFactory(deps: AppDeps, operator: Operator, factoryI
     tx_hash: issuance.txHash,
     explorer_url: issuance.txHash ? explorerTxUrl(deps.config, issuance.txHash) : null,
     block_number: issuance.blockNumber,
-  };
-}
-
-/** The brand's monthly certificates, as POST /api/v1/certs/issue counts them: one per new passport. */
-function certificateQuota(deps: AppDeps, brandId: number, limits: EffectiveLimits): QuotaGate {
-  let countedIn: string | undefined;
-  return {
-    consume: async () => void (countedIn = (await consumeQuota(deps.db, brandId, "certs", limits)).period),
-    refund: async () => {
-      if (countedIn) await refundQuota(deps.db, brandId, "certs", countedIn);
-    },
   };
 }
 

@@ -16,7 +16,7 @@ export function gs1CheckDigit(body: string): number {
 
 /** The GTIN-14 form of a GTIN-8/12/13/14 whose check digit is right; undefined for anything else. */
 export function normalizeGtin(input: string): string | undefined {
-  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(input)) return undefined;
+  if (!/^(?:\d{8}|\d{12}|\d{13}|\d{14})$/.test(input)) return undefined;
   const gtin = input.padStart(14, "0");
   return gs1CheckDigit(gtin.slice(0, 13)) === Number(gtin[13]) ? gtin : undefined;
 }
@@ -28,3 +28,29 @@ export function digitalLinkPath(ids: Gs1Identifiers): string {
   if (ids.serial) path += `/21/${encodeURIComponent(ids.serial)}`;
   return path;
 }
+
+/** GS1 General Specifications figure 7.11-1, "AI encodable character set 82": what a lot (AI 10) or serial (AI 21) may hold. */
+export const AI_VALUE_PATTERN = /^[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$/;
+
+export function isAiValue(value: string): boolean {
+  return AI_VALUE_PATTERN.test(value);
+}
+
+/** Why a GTIN is refused, in words a person fixing it can act on; undefined when it is a valid GTIN-8/12/13/14. */
+export function gtinProblem(input: string): string | undefined {
+  if (!/^\d+$/.test(input)) return "must be digits only";
+  if (![8, 12, 13, 14].includes(input.length)) return "must have 8, 12, 13 or 14 digits";
+  const expected = gs1CheckDigit(input.slice(0, -1));
+  if (expected !== Number(input[input.length - 1])) return `has a wrong check digit (the last digit should be ${expected})`;
+  return undefined;
+}
+
+/** Why a lot or serial is refused; undefined when it is 1 to 20 characters of GS1's set 82. */
+export function aiValueProblem(value: string): string | undefined {
+  if (value.length === 0 || value.length > 20) return "must be 1 to 20 characters";
+  if (!isAiValue(value)) return "may hold only letters A-Z a-z, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _ (GS1 character set 82)";
+  return undefined;
+}
+
+/** The parts of a GS1 Digital Link path this resolver answers: `/01/{gtin}[/10/{lot}][/21/{serial}]`, decoded. */
+export type DigitalLinkRequest = { gtin: string; lot?: string; serial?: string };

@@ -2,7 +2,7 @@
 import type { AppDeps } from "../deps";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { redactUrls } from "../redact";
-import { pingDatabase } from "./health.repo";
+import { deepReorgsLastDay, pingDatabase } from "./health.repo";
 
 export type Check = { ok: boolean; detail?: string; [key: string]: unknown };
 
@@ -15,7 +15,14 @@ export async function readiness(deps: Pick<AppDeps, "db" | "provider" | "config"
       await pingDatabase(deps.db);
       return { ok: true };
     }),
-    check(async () => ({ ok: true, head_block: await deps.provider.getBlockNumber() })),
+    check(async () => {
+      // The database's own check says whether Postgres answers: this count is only left out when it does not.
+      const [head, deep] = await Promise.all([deps.provider.getBlockNumber(), deepReorgsLastDay(deps.db).catch(() => undefined)]);
+      if (deep === undefined) return { ok: true, head_block: head };
+      // Reported, not failing: the ledger healed what it could, and an operator should look at what was sent.
+      const detail = deep > 0 ? `${deep} reorganisation(s) deeper than CONFIRMATIONS in the last 24 h (app.chain_reorgs)` : undefined;
+      return { ok: true, head_block: head, deep_reorgs_last_day: deep, ...(detail ? { detail } : {}) };
+    }),
   ]);
   const indexer = await check(async () => {
     const state = await indexerState(deps.db, deps.config.onchainSchema);

@@ -1,6 +1,25 @@
-// Issue 16: a passport's UNTP Digital Product Passport credential (VC 2.0), signed as VC-JOSE with the service's key.
-// (Scaffold: the interop work implements it; the archive export calls it.)
+// Issue 16: a passport's UNTP Digital Product Passport credential (VC 2.0, UNTP DPP 0.6.0), signed as VC-JOSE with the
+// service's key. What each field is filled from, and what stays empty, is in docs/interop.md.
+import { CompactSign } from "jose";
+import type { Config } from "../config";
 import type { AppDeps } from "../deps";
+import { NotFoundError } from "../errors";
+import { findFactory } from "../factories/factories.repo";
+import { certificationsFromMask } from "../factories/reputation";
+import { productDigitalLink } from "../gs1/links";
+import { brandAddressOf, brandProfileUrl, certificatePdfUrl } from "../links";
+import type { IndexerState } from "../onchain/indexer-state.repo";
+import { fromViews } from "../onchain/views";
+import type { Certification } from "../passports/content";
+import { publicPassport, type PublicPassport } from "../passports/public-passport";
+import { buildPublicRecord, type PublicRecord } from "../passports/public-record";
+import { CERTIFICATION_STANDARDS, conformityTopicOf } from "./certifications";
+import { registryContextUrl, UNTP_DPP_CONTEXT, VC_V2_CONTEXT } from "./contexts";
+import { credentialSigningKey } from "./signing-key";
+
+// What an offline verifier (the archive) needs besides the credential: the DID document and the contexts.
+export { serviceDidDocument } from "./signing-key";
+export { offlineDocumentLoader, registryContext, registryContextUrl } from "./contexts";
 
 export type PassportCredential = {
   /** The unsigned credential (application/ld+json body). */
@@ -9,9 +28,211 @@ export type PassportCredential = {
   jwt: string;
 };
 
+/** Everything a credential is built from: the passport as the public API shows it, and its maker's certifications. */
+export type CredentialInput = {
+  passport: PublicPassport;
+  record: PublicRecord;
+  /** Certification codes the on-chain factory registry records for the maker; empty when it is not registered. */
+  factoryCertifications: string[];
+  /** Whether the registry marks the maker verified. */
+  factoryVerified: boolean;
+};
+
+/** The carbon figure's method, as docs/brand-api.md ("Carbon model") states it. */
+export const CARBON_METHOD =
+  "Estimated, not measured: typical finished weight of the garment category x emission factor of the fabric x 1.15 " +
+  "(cut-and-sew waste) + 0.5 kg CO2e for assembly; indicative average factors, fibre to finished garment.";
+
+/** Whether the passport is minted: only then is there a chain anchor to put in a credential. */
+export function isMinted(passport: PublicPassport): boolean {
+  return passport.product.passport_status === "minted" && passport.product.passport_tx_hash !== null;
+}
+
+/** The credential's own address, on the service's main address (the issuer's, whatever host served it). */
+export function credentialUrl(config: Pick<Config, "publicBaseUrl">, uid: string): string {
+  return `${config.publicBaseUrl}/api/dpp/${uid}/credential`;
+}
+
 /** The credential of a minted passport by UID; throws NotFoundError when there is no minted passport. */
-export async function passportCredential(deps: AppDeps, uid: string): Promise<PassportCredential> {
-  void deps;
-  void uid;
-  throw new Error("not implemented yet");
+export async function passportCredential(deps: AppDeps, uid: string, state?: IndexerState): Promise<PassportCredential> {
+  const input = await credentialInput(deps, uid, state);
+  const key = await credentialSigningKey(deps.config);
+  const credential = buildCredential(deps.config, key.did, input);
+  return { credential, jwt: await signCredential(deps.config, credential) };
+}
+
+/**
+ * The passport, its public record and its maker's registry certifications; NOT_FOUND unless minted. `state`: the
+ * indexer's state when the caller has read it already.
+ */
+export async function credentialInput(deps: AppDeps, uid: string, state?: IndexerState): Promise<CredentialInput> {
+  const passport = await publicPassport(deps, uid, state);
+  if (!isMinted(passport)) throw new NotFoundError("Passport");
+  // A maker the brand only declared (it never confirmed making the product) lends the product none of its registry
+  // claims, as the public record never shows it verified: any brand could otherwise name a certified factory.
+  const factoryId = passport.product.factory_id === null || !passport.makerConfirmed ? undefined : Number(passport.product.factory_id);
+  // As publicPassport reads it: with the indexer's views not yet published, the credential is served without the
+  // registry's claims rather than not at all.
+  const factory = factoryId === undefined ? undefined : await fromViews(() => findFactory(deps.db, deps.config.onchainSchema, factoryId)).catch(() => undefined);
+  return {
+    passport,
+    record: buildPublicRecord(deps.config, passport),
+    factoryCertifications: factory?.registered ? certificationsFromMask(factory.certificationsMask) : [],
+    factoryVerified: factory?.verified ?? false,
+  };
+}
+
+/** Signs the credential as VC-JOSE: a compact JWS whose payload is the credential itself. */
+export async function signCredential(config: Pick<Config, "publicBaseUrl" | "credentials">, credential: Record<string, unknown>): Promise<string> {
+  const key = await credentialSigningKey(config);
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(credential)))
+    .setProtectedHeader({ alg: key.alg, typ: "vc+jwt", cty: "vc", kid: key.keyId })
+    .sign(key.privateKey);
+}
+
+/** The UNTP DPP 0.6.0 credential of a minted passport (unsigned). */
+export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains">, did: string, input: CredentialInput): Record<string, unknown> {
+  const { passport, record } = input;
+  const { product } = passport;
+  const { content } = record;
+  const uid = product.uid;
+  const id = credentialUrl(config, uid);
+  const brand = brandAddressOf(product);
+  const digitalLink = productDigitalLink(config, product);
+  const mintedAt = passport.indexed?.mintedAt ?? product.passport_minted_at ?? new Date(0);
+
+  return {
+    "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, registryContextUrl(config.publicBaseUrl)],
+    type: ["VerifiableCredential", "DigitalProductPassport"],
+    id,
+    name: `Digital Product Passport: ${content.product.name}`,
+    // The service signs on the brand's behalf: it is the issuer; the brand is the product's producer (below).
+    issuer: { type: ["CredentialIssuer"], id: did, name: `Passport Registry (${new URL(config.publicBaseUrl).host})` },
+    validFrom: new Date(mintedAt).toISOString(),
+    credentialSubject: {
+      type: ["ProductPassport"],
+      id: record.links.dpp_url,
+      product: {
+        type: ["Product"],
+        id: digitalLink ?? record.links.scan_url,
+        name: content.product.name,
+        ...(content.product.description ? { description: content.product.description } : {}),
+        ...(product.gtin
+          ? { registeredId: product.gtin, idScheme: { type: ["IdentifierScheme"], id: "https://id.gs1.org/01/", name: "Global Trade Item Number (GTIN)" } }
+          : { registeredId: uid, idScheme: { type: ["IdentifierScheme"], id: `${config.publicBaseUrl}/api/dpp/`, name: "Passport Registry product UID" } }),
+        serialNumber: product.serial ?? uid,
+        ...(product.lot ? { batchNumber: product.lot } : {}),
+        garmentCategory: content.product.category,
+        ...(content.product.fabric_type ? { fabricType: content.product.fabric_type } : {}),
+        careInstructions: content.care_instructions,
+        furtherInformation: [
+          link(record.links.scan_url, "Passport page", "https://gs1.org/voc/pip"),
+          link(record.links.certificate_url, "Certificate page", "https://gs1.org/voc/certificationInfo"),
+          link(certificatePdfUrl(config, uid, brand), "Certificate (PDF)", "https://gs1.org/voc/certificationInfo"),
+        ],
+        producedByParty: { id: brandProfileUrl(config, brand), name: content.brand.name },
+        ...(content.manufacturer
+          ? {
+              producedAtFacility: {
+                id: `${config.publicBaseUrl}/api/factory/${content.manufacturer.factory_id}/reputation`,
+                name: content.manufacturer.name,
+                registeredId: String(content.manufacturer.factory_id),
+              },
+            }
+          : {}),
+        // ZZ is how the record says nobody gave a country (ISO 3166 user-assigned "unknown"): left out here.
+        ...(content.country_of_manufacture && content.country_of_manufacture !== "ZZ" ? { countryOfProduction: content.country_of_manufacture } : {}),
+      },
+      granularityLevel: "item",
+      conformityClaim: [
+        ...content.certifications.map((certification, index) => productClaim(id, certification, index)),
+        ...input.factoryCertifications.map((code) => factoryClaim(id, code, content.manufacturer?.name ?? "the maker", input.factoryVerified)),
+      ],
+      // Untyped, as in UNTP's own sample: the 0.6.0 context defines no term for EmissionsPerformance,
+      // TraceabilityPerformance, Material, Link or SecureLink, and a type it cannot expand is not valid JSON-LD.
+      emissionsScorecard: {
+        carbonFootprint: content.carbon.kg_co2e,
+        // Per item: the figure is kg CO2e for one garment.
+        declaredUnit: "EA",
+        operationalScope: "CradleToGate",
+        // Category and fabric averages only: none of the figure comes from this product's own measurements.
+        primarySourcedRatio: 0,
+        carbonRating: content.carbon.rating,
+        estimationMethod: CARBON_METHOD,
+      },
+      traceabilityInformation: record.supply_chain_events.map((event) => ({
+        valueChainProcess: event.stage,
+        traceabilityEvent: [
+          {
+            linkURL: event.explorer_url,
+            linkName: `${event.stage}${event.factory_name ? ` at ${event.factory_name}` : ""}${event.place ? `, ${event.place}` : ""}, recorded on chain`,
+            // Not a UNTP traceability event credential: a transaction page, typed with a term of ours.
+            linkType: `${registryContextUrl(config.publicBaseUrl)}#ChainTransaction`,
+          },
+        ],
+        transactionHash: event.tx_hash,
+        blockNumber: event.block_number,
+        eventTime: event.time,
+        detailsHash: event.details_hash,
+      })),
+      materialsProvenance: content.fiber_composition.map((share) => ({
+        name: share.fiber,
+        massFraction: Math.round(share.percent * 100) / 10_000,
+      })),
+      chainAnchor: {
+        type: ["ChainAnchor"],
+        network: record.blockchain.network,
+        chainId: record.blockchain.chain_id,
+        ...(record.blockchain.contract ? { contractAddress: record.blockchain.contract } : {}),
+        tokenId: record.blockchain.token_id,
+        // What the chain holds now (the indexer's view), else what was sent at the mint.
+        dataHash: record.blockchain.data_hash ?? product.passport_data_hash ?? passport.computedHash,
+        dataHashMethod: "keccak256 of the RFC 8785 canonical JSON of `content` in the anchored record",
+        anchoredRecord: record.links.dpp_url,
+        ...(record.blockchain.tx_hash ? { transactionHash: record.blockchain.tx_hash } : {}),
+        ...(record.blockchain.block_number !== null ? { blockNumber: record.blockchain.block_number } : {}),
+        ...(record.blockchain.explorer_url ? { explorerURL: record.blockchain.explorer_url } : {}),
+      },
+    },
+  };
+}
+
+function link(linkURL: string, linkName: string, linkType: string) {
+  return { linkURL, linkName, linkType };
+}
+
+/** A certificate the brand declared for the product (anchored in its content). */
+function productClaim(credentialId: string, certification: Certification, index: number) {
+  const standard = CERTIFICATION_STANDARDS[certification.code];
+  // An expired certificate is still listed (it was declared and anchored) but no longer claimed as met. Dates are
+  // ISO days, so they compare as text; the last valid day counts as valid.
+  const expired = certification.valid_until < new Date().toISOString().slice(0, 10);
+  return {
+    type: ["Claim", "Declaration"],
+    id: `${credentialId}#product-certification-${index + 1}`,
+    description:
+      `${certification.code} certificate ${certification.number} issued by ${certification.issuer}, ` +
+      `${expired ? "expired on" : "valid until"} ${certification.valid_until}; declared by the brand.`,
+    ...(standard ? { referenceStandard: { type: ["Standard"], name: standard.name, issuingParty: standard.body } } : {}),
+    conformance: !expired,
+    conformityTopic: conformityTopicOf(certification.code),
+    ...(certification.evidence_url
+      ? { conformityEvidence: { linkURL: certification.evidence_url, linkName: `${certification.code} certificate ${certification.number}` } }
+      : {}),
+  };
+}
+
+/** A certification the on-chain factory registry records for the product's maker. */
+function factoryClaim(credentialId: string, code: string, factoryName: string, verified: boolean) {
+  const standard = CERTIFICATION_STANDARDS[code];
+  return {
+    type: ["Claim", "Declaration"],
+    id: `${credentialId}#factory-certification-${encodeURIComponent(code)}`,
+    description:
+      `${factoryName} holds ${code} certification, as recorded in the on-chain factory registry ` +
+      `(the factory is ${verified ? "verified" : "not verified"} by the registry's administrators).`,
+    ...(standard ? { referenceStandard: { type: ["Standard"], name: standard.name, issuingParty: standard.body } } : {}),
+    conformance: true,
+    conformityTopic: conformityTopicOf(code),
+  };
 }

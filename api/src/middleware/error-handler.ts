@@ -1,7 +1,8 @@
 // One place turns every failure into the error envelope; 5xx replies stay generic and the stack goes to the log.
 import type { Middleware } from "koa";
 import type { AppState } from "../deps";
-import { AppError } from "../errors";
+import { isDatabaseUnavailable } from "../db/unavailable";
+import { AppError, ServiceUnavailableError } from "../errors";
 import type { Logger } from "../logger";
 
 /** Koa and its helpers throw http-errors with `status` and `expose`; those map onto our codes. */
@@ -23,9 +24,11 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       let code = "SERVER_ERROR";
       let message = "Internal error. Quote the request id when you contact support.";
       let details: AppError["details"];
-      if (error instanceof AppError) {
-        ({ status, code, message, details } = error);
-        for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      // A statement past DATABASE_STATEMENT_TIMEOUT_MS, a full or restarting server: 503, and the client may retry.
+      const failure = isDatabaseUnavailable(error) ? new ServiceUnavailableError("The database is busy or unreachable; retry shortly.") : error;
+      if (failure instanceof AppError) {
+        ({ status, code, message, details } = failure);
+        for (const [name, value] of Object.entries(failure.headers ?? {})) ctx.set(name, value);
       } else if (isExposedHttpError(error)) {
         status = error.status;
         code = HTTP_CODES[status] ?? "BAD_REQUEST";

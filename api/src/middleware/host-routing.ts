@@ -33,6 +33,8 @@ const BRAND_SITE_ROUTES: readonly BrandSiteRoute[] = [
   { path: /^\/scan\/([^/]+)\/?$/i, owner: "uid", refusal: PASSPORT_PAGE },
   { path: /^\/dpp-certificate\/([^/]+)\/?$/i, owner: "uid", refusal: PASSPORT_PAGE },
   { path: /^\/api\/dpp\/([^/]+)\/?$/i, owner: "uid", refusal: { ...PASSPORT_JSON, answer: "negotiated" } },
+  // The passport's UNTP credential and Catena-X export (issue 16; routes/interop/router.ts).
+  { path: /^\/api\/dpp\/([^/]+)\/(?:credential|catena-x)\/?$/i, owner: "uid", refusal: PASSPORT_JSON },
   { path: /^\/api\/scan\/([^/]+)\/?$/i, owner: "uid", refusal: PASSPORT_JSON },
   { path: /^\/api\/badge\/([^/]+)\/?$/i, owner: "uid", refusal: PASSPORT_JSON },
   { path: /^\/certificates\/([^/]+)\.pdf\/?$/i, owner: "uid", refusal: { answer: "json", notFound: "Certificate not found." } },
@@ -43,6 +45,11 @@ const BRAND_SITE_ROUTES: readonly BrandSiteRoute[] = [
   { path: /^\/api\/orders(?:\/[^/]+)*\/?$/i, owner: "none", refusal: NO_ROUTE_JSON },
   { path: /^\/orders\/[^/]+\/?$/i, owner: "none", refusal: NO_ROUTE_JSON },
   { path: /^\/assets\/[^/]+$/i, owner: "none", refusal: NO_ROUTE_JSON },
+  // The Bengali web font of the pages (issue 16; routes/pages/font-assets.ts).
+  { path: /^\/assets\/fonts\/[^/]+\/[^/]+$/i, owner: "none", refusal: NO_ROUTE_JSON },
+  // GS1 Digital Link (issue 16): the resolver scopes its lookup to the host's brand itself (routes/gs1/router.ts).
+  { path: /^\/01\/[^/]+(?:\/(?:10|21)\/[^/]+)*\/?$/, owner: "none", refusal: NO_ROUTE_JSON },
+  { path: /^\/\.well-known\/gs1resolver$/, owner: "none", refusal: NO_ROUTE_JSON },
 ];
 
 /** Longer than any UID (routes/dpp/schemas.ts): such a path is the route's 422 to give, not worth a lookup. */

@@ -1,6 +1,8 @@
 // The brand profile page (GET /brand/{slug}): who the brand is, how many of its products carry a certified
 // passport, and its latest certified products.
-import { CARBON_LABELS, formatKg, ratingOf } from "./carbon";
+import { DEFAULT_LANG, type Lang } from "../i18n/languages";
+import { messagesFor } from "../i18n/messages";
+import { formatKg, ratingOf } from "./carbon";
 import { html } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, socialLinks, type PageBrand, type RenderedPage } from "./layout";
 
@@ -11,34 +13,41 @@ export function brandProfilePage(input: {
   pageUrl: string;
   counts: { products: number; certified: number };
   latest: ProfileProduct[];
+  lang?: Lang;
+  /** Names of the latest products in the page's language, by UID (the brand's translations); others keep theirs. */
+  translatedNames?: ReadonlyMap<string, string>;
 }): RenderedPage {
   const { brand, counts, latest } = input;
-  const links = socialLinks(brand);
-  const body = html`${brandHeader(brand, { large: true })}
+  const lang = input.lang ?? DEFAULT_LANG;
+  const t = messagesFor(lang);
+  const links = socialLinks(brand, lang);
+  const body = html`${brandHeader(brand, { large: true, lang })}
 <main>
-${brand.branding.about ? html`<section class="card"><h2>About</h2><p class="about">${brand.branding.about}</p></section>` : ""}
-${links.length > 0 ? html`<section class="card"><h2>Find us</h2><nav class="muted">${links.map((link, i) => html`${i > 0 ? " · " : ""}${link}`)}</nav></section>` : ""}
-<section class="card counts" aria-label="Passports">
-<div><strong>${counts.products}</strong><span class="muted">products</span></div>
-<div><strong>${counts.certified}</strong><span class="muted">certified on chain</span></div>
+${brand.branding.about ? html`<section class="card"><h2>${t.about}</h2><p class="about">${brand.branding.about}</p></section>` : ""}
+${links.length > 0 ? html`<section class="card"><h2>${t.findUs}</h2><nav class="muted">${links.map((link, i) => html`${i > 0 ? " · " : ""}${link}`)}</nav></section>` : ""}
+<section class="card counts" aria-label="${t.passports}">
+<div><strong>${counts.products}</strong><span class="muted">${t.productsCount}</span></div>
+<div><strong>${counts.certified}</strong><span class="muted">${t.certifiedOnChain}</span></div>
 </section>
-<section class="card"><h2>Latest certified products</h2>${
+<section class="card"><h2>${t.latestCertified}</h2>${
     latest.length === 0
-      ? html`<p class="muted">No certified products yet.</p>`
+      ? html`<p class="muted">${t.noCertifiedYet}</p>`
       : html`<ul class="plain">${latest.map((p) => {
           const rating = ratingOf(p.carbonRating, p.carbonKg);
-          return html`<li><a href="/scan/${encodeURIComponent(p.uid)}"><strong>${p.name}</strong></a><br><span class="muted">${p.category} · carbon ${rating} (${CARBON_LABELS[rating]}, ${formatKg(p.carbonKg)})</span></li>`;
+          const name = input.translatedNames?.get(p.uid) ?? p.name;
+          return html`<li><a href="/scan/${encodeURIComponent(p.uid)}"><strong>${name}</strong></a><br><span class="muted">${p.category} · ${t.carbonSummary(rating, t.carbonLabels[rating], formatKg(p.carbonKg))}</span></li>`;
         })}</ul>`
   }</section>
 </main>
-${dppFooter(brand)}`;
+${dppFooter(brand, lang)}`;
   return renderPage({
     title: brand.name,
     body,
     brand,
+    lang,
     head: openGraph({
       title: brand.name,
-      description: brand.branding.tagline ?? `${brand.name}: products with EU Digital Product Passports.`,
+      description: brand.branding.tagline ?? t.brandDescription(brand.name),
       url: input.pageUrl,
       image: brand.branding.logo_url,
       siteName: brand.name,

@@ -51,11 +51,13 @@ export type PageOptions = {
   css?: string;
   /** Puts `body` directly in <body> instead of in <main>, for pages with full-width headers and footers. */
   bare?: boolean;
+  /** The language of the page (BCP 47), "en" by default. */
+  lang?: string;
 };
 
 export function page(title: string, body: SafeHtml, options: PageOptions = {}): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? "en"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

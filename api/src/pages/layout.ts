@@ -2,7 +2,10 @@
 // friendly error pages.
 import { createHash } from "node:crypto";
 import type { Branding } from "../brands/branding";
+import { DEFAULT_LANG, LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n/languages";
+import { messagesFor } from "../i18n/messages";
 import { CARBON_COLORS } from "./carbon";
+import { BENGALI_FONT_FACES } from "./fonts";
 import { html, page, SafeHtml } from "./html";
 
 export type PageBrand = { slug: string; name: string; branding: Branding };
@@ -12,7 +15,6 @@ export type RenderedPage = { status: number; html: string; headers: Record<strin
 
 const DEFAULT_PRIMARY = "#1F2937";
 const DEFAULT_SECONDARY = "#0E7490";
-const SERVICE_NAME = "Digital Product Passport";
 
 /** WCAG relative luminance of a #RRGGBB colour. */
 function luminance(hex: string): number {
@@ -30,12 +32,17 @@ export function textOn(hex: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / (0.0056 + 0.05) ? "#FFFFFF" : "#111111";
 }
 
-const BASE_CSS = `
+// Noto Sans Bengali first: its faces cover only Bengali (unicode-range), so Latin text keeps the system font and a
+// phone without a Bengali font still renders the Bengali pages.
+const BASE_CSS = `${BENGALI_FONT_FACES}
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
+body{margin:0;font:16px/1.5 "Noto Sans Bengali",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
 a{color:#0b5cad}
 .brand-bar{background:var(--primary);color:var(--on-primary);padding:12px 16px}
 .brand-bar .inner{max-width:640px;margin:0 auto;display:flex;align-items:center;gap:12px}
+.lang-switch{margin-left:auto;font-size:14px;white-space:nowrap}
+.lang-switch a{color:inherit;padding:4px 2px}
+.lang-switch a[aria-current="true"]{font-weight:700;text-decoration:none}
 .brand-bar a{color:inherit;text-decoration:none}
 .brand-link{display:flex;align-items:center;gap:12px}
 .brand-bar img{height:44px;width:auto;max-width:176px;object-fit:contain;flex:none}
@@ -85,7 +92,7 @@ ol.timeline li::before{content:"";position:absolute;left:-26px;top:6px;width:12p
 .about{white-space:pre-line}
 .qr{text-align:center}
 .qr svg{width:180px;height:180px}
-pre{background:#f6f8fa;padding:12px;border-radius:8px;overflow-x:auto;font-size:12px;margin:8px 0}
+pre{background:#f6f8fa;padding:12px;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:8px 0}
 footer.dpp{max-width:640px;margin:4px auto 32px;padding:16px;color:#57606a;font-size:14px;text-align:center}
 footer.dpp nav{margin:0 0 8px}
 footer.dpp nav a{margin:0 8px}
@@ -111,6 +118,8 @@ export function contentSecurityPolicy(css: string, security: PageSecurity = {}):
     "default-src 'none'",
     `style-src 'sha256-${hash}'`,
     "img-src 'self' https: data:",
+    // The Bengali web font, served by the pages router.
+    "font-src 'self'",
     ...(security.scripts ? ["script-src 'self'", "connect-src 'self'"] : []),
     `form-action ${security.forms ? "'self'" : "'none'"}`,
     "base-uri 'none'",
@@ -127,15 +136,19 @@ export function renderPage(options: {
   security?: PageSecurity;
   /** Fixed CSS of one page, appended to the theme; never input. */
   extraCss?: string;
+  /** The page's language: <html lang> and Content-Language. */
+  lang?: Lang;
 }): RenderedPage {
+  const lang = options.lang ?? DEFAULT_LANG;
   const branding = options.brand?.branding ?? {};
   const css = themeCss(branding) + (options.extraCss ?? "");
   const head = html`
 <meta name="theme-color" content="${branding.primary_color ?? DEFAULT_PRIMARY}">${options.head ?? ""}`;
   return {
     status: options.status ?? 200,
-    html: page(options.title, options.body, { css, head, bare: true }),
+    html: page(options.title, options.body, { css, head, bare: true, lang }),
     headers: {
+      "Content-Language": lang,
       "Content-Security-Policy": contentSecurityPolicy(css, options.security),
       "X-Content-Type-Options": "nosniff",
       // Scan URLs carry the tag's UID; a brand's logo host or an explorer learns no more than our origin.
@@ -166,37 +179,52 @@ export function openGraph(tags: { title: string; description: string; url: strin
 }
 
 /** The white-label header: logo at 44 px, brand name, tagline below it; links to the brand's profile. */
-export function brandHeader(brand: PageBrand, options: { large?: boolean; tagline?: boolean } = {}): SafeHtml {
+export function brandHeader(brand: PageBrand, options: { large?: boolean; tagline?: boolean; lang?: Lang } = {}): SafeHtml {
   const { branding } = brand;
+  const t = messagesFor(options.lang ?? DEFAULT_LANG);
   return html`<header class="brand-bar${options.large ? " large" : ""}"><div class="inner">
-<a href="/brand/${encodeURIComponent(brand.slug)}" class="brand-link">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${brand.name} logo" height="44">` : ""}
+<a href="/brand/${encodeURIComponent(brand.slug)}" class="brand-link">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${t.logoAlt(brand.name)}" height="44">` : ""}
 <div><p class="brand-name">${brand.name}</p>${options.tagline !== false && branding.tagline ? html`<p class="tagline">${branding.tagline}</p>` : ""}</div></a>
-</div></header>`;
+${options.lang ? languageSwitch(options.lang) : ""}</div></header>`;
+}
+
+/**
+ * English | বাংলা: links to this page with ?lang=, which the route remembers in the `lang` cookie. Relative, so they
+ * keep the path and drop the query (a tag's one-time SUN parameters must not be replayed by switching language).
+ */
+export function languageSwitch(current: Lang): SafeHtml {
+  const t = messagesFor(current);
+  const links = LANGUAGES.map(
+    (lang, i) =>
+      html`${i > 0 ? " | " : ""}<a href="?lang=${lang}" lang="${lang}" hreflang="${lang}"${lang === current ? html` aria-current="true"` : ""}>${LANGUAGE_NAMES[lang]}</a>`,
+  );
+  return html`<nav class="lang-switch" aria-label="${t.language}">${links}</nav>`;
 }
 
 /** Links to the brand's social profiles, in a fixed order; only those set. */
-export function socialLinks(brand: PageBrand): SafeHtml[] {
+export function socialLinks(brand: PageBrand, lang: Lang = DEFAULT_LANG): SafeHtml[] {
   const social = brand.branding.social ?? {};
   const links: Array<[string, string | undefined]> = [
     ["Facebook", social.facebook],
     ["Instagram", social.instagram],
-    ["Website", social.website],
+    [messagesFor(lang).website, social.website],
   ];
   return links.filter(([, url]) => url).map(([label, url]) => html`<a href="${url}" rel="noopener noreferrer">${label}</a>`);
 }
 
 /** The DPP footer: the brand's social links, its profile, and what this page is. */
-export function dppFooter(brand: PageBrand | undefined): SafeHtml {
-  const links = brand ? socialLinks(brand) : [];
+export function dppFooter(brand: PageBrand | undefined, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
+  const links = brand ? socialLinks(brand, lang) : [];
   return html`<footer class="dpp">
-${links.length > 0 ? html`<nav aria-label="${brand!.name} elsewhere">${links}</nav>` : ""}
-<p>${brand ? html`<a href="/brand/${encodeURIComponent(brand.slug)}">${brand.name}</a> · ` : ""}EU ${SERVICE_NAME} · anchored on a public blockchain</p>
+${links.length > 0 ? html`<nav aria-label="${t.elsewhere(brand!.name)}">${links}</nav>` : ""}
+<p>${brand ? html`<a href="/brand/${encodeURIComponent(brand.slug)}">${brand.name}</a> · ` : ""}${t.footerTagline}</p>
 </footer>`;
 }
 
-/** A plain header for pages without a brand (errors, the shopper's order page). */
-export function serviceHeader(): SafeHtml {
-  return html`<header class="brand-bar"><div class="inner"><p class="brand-name">${SERVICE_NAME}</p></div></header>`;
+/** A plain header for pages without a brand (errors, the shopper's order page); with the switch when `lang` is given. */
+export function serviceHeader(lang?: Lang): SafeHtml {
+  return html`<header class="brand-bar"><div class="inner"><p class="brand-name">${messagesFor(lang ?? DEFAULT_LANG).serviceName}</p>${lang ? languageSwitch(lang) : ""}</div></header>`;
 }
 
 /** The friendly HTML answer to a missing or malformed page address. */

@@ -2,6 +2,8 @@
 // (#s=<secret>) and where the scan page links. The server knows nothing it may show without the order's secret,
 // which never reaches it in a URL, so it renders the frame for any well-formed order id and the page's script
 // (assets/orders.client.js) reads the order with GET /api/orders/{order_id} and fills it in.
+import { DEFAULT_LANG, type Lang } from "../i18n/languages";
+import { messagesFor } from "../i18n/messages";
 import { html } from "./html";
 import { dppFooter, renderPage, serviceHeader, type RenderedPage } from "./layout";
 import { ORDERS_SCRIPT_PATH, PURCHASE_CSS } from "./purchase";
@@ -16,39 +18,42 @@ const ORDER_CSS = `
 .receipt dl.facts{margin:0 0 12px}
 .order .alert{overflow-wrap:anywhere}`;
 
-export function orderStatusPage(orderId: string): RenderedPage {
-  const body = html`${serviceHeader()}
+/** The script fills in the order's state in English (assets/orders.client.js); the page's own words follow `lang`. */
+export function orderStatusPage(orderId: string, lang: Lang = DEFAULT_LANG): RenderedPage {
+  const t = messagesFor(lang);
+  const body = html`${serviceHeader(lang)}
 <main>
 <section class="card order" id="order" data-order-id="${orderId}" aria-labelledby="order-title">
-<p class="eyebrow">Order <span class="mono">${orderId}</span></p>
-<h1 id="order-title" data-field="title">Your order</h1>
-<noscript><p>This page needs JavaScript to show your order: the order's key stays in your browser and never travels in a link's address.</p></noscript>
-<p class="muted" role="status" data-field="loading" hidden>Loading your order…</p>
+<p class="eyebrow">${t.order} <span class="mono">${orderId}</span></p>
+<h1 id="order-title" data-field="title">${t.yourOrder}</h1>
+<noscript><p>${t.orderNeedsScript}</p></noscript>
+<p class="muted" role="status" data-field="loading" hidden>${t.loadingOrder}</p>
 <div data-field="details" hidden>
 <p class="amount" data-field="amount"></p>
 <p><span class="status" data-field="state"></span></p>
 <p role="status" data-field="message"></p>
-<p><a data-field="product-link" href="#">Back to the product</a></p>
+<p><a data-field="product-link" href="#">${t.backToProduct}</a></p>
 </div>
 <div class="alert info" role="alert" data-field="problem" hidden></div>
 </section>
 <section class="card receipt" data-field="receipt" aria-labelledby="receipt-title" hidden>
-<h2 id="receipt-title">Receipt</h2>
+<h2 id="receipt-title">${t.receipt}</h2>
 <dl class="facts">
-<dt>Order</dt><dd class="mono">${orderId}</dd>
-<dt>Product</dt><dd data-field="r-product"></dd>
-<dt>Passport</dt><dd><a class="mono" data-field="r-uid" href="#"></a></dd>
-<dt>Amount</dt><dd data-field="r-amount"></dd>
-<dt>Paid with</dt><dd data-field="r-method"></dd>
-<dt>Paid</dt><dd data-field="r-paid"></dd>
-<dt>Confirmed</dt><dd data-field="r-verified"></dd>
+<dt>${t.order}</dt><dd class="mono">${orderId}</dd>
+<dt>${t.product}</dt><dd data-field="r-product"></dd>
+<dt>${t.passport}</dt><dd><a class="mono" data-field="r-uid" href="#"></a></dd>
+<dt>${t.amount}</dt><dd data-field="r-amount"></dd>
+<dt>${t.paidWith}</dt><dd data-field="r-method"></dd>
+<dt>${t.paid}</dt><dd data-field="r-paid"></dd>
+<dt>${t.confirmed}</dt><dd data-field="r-verified"></dd>
 </dl>
-<p class="muted">Keep this page, or note the order number, in case you need to ask the shop about this payment.</p>
+<p class="muted">${t.keepReceipt}</p>
 </section>
 </main>
-${dppFooter(undefined)}`;
+${dppFooter(undefined, lang)}`;
   return renderPage({
-    title: "Your order",
+    title: t.yourOrder,
+    lang,
     body,
     extraCss: PURCHASE_CSS + ORDER_CSS,
     security: { scripts: true },

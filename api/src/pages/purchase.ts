@@ -1,5 +1,7 @@
 // The scan page's purchase section: the price and one button per way to pay that the brand offers for the product,
 // and the Cash QR view that the page's script (assets/orders.client.js) fills in once the order is placed.
+import { DEFAULT_LANG, INTL_LOCALES, type Lang } from "../i18n/languages";
+import { messagesFor } from "../i18n/messages";
 import { html, type SafeHtml } from "./html";
 
 /** What the scan page offers: the product's price and the methods availableMethods() returned, in that order. */
@@ -12,16 +14,18 @@ export type PurchaseOffer = {
 };
 
 /** Where a shopper's words differ from the dashboard's: a shopper pays cash, the QR code is how. */
-const SHOPPER_LABELS: Readonly<Record<string, string>> = { cash_qr: "Cash at the till" };
+function shopperLabel(method: { method: string; label: string }, lang: Lang): string {
+  return method.method === "cash_qr" ? messagesFor(lang).cashAtTill : method.label;
+}
 
 /** The script of the purchase section and of the order status page, served by the pages router. */
 export const ORDERS_SCRIPT_PATH = "/assets/orders.js";
 
-/** "BDT 1,990.00", "$25.00": the amount as the shopper reads it, in English like the rest of the page. */
-export function formatMoney(amount: string | number, currency: string): string {
+/** "BDT 1,990.00", "$25.00": the amount as the shopper reads it, in the page's language (Latin digits). */
+export function formatMoney(amount: string | number, currency: string, lang: Lang = DEFAULT_LANG): string {
   const value = Number(amount);
   try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).format(value);
+    return new Intl.NumberFormat(lang === DEFAULT_LANG ? "en" : INTL_LOCALES[lang], { style: "currency", currency }).format(value);
   } catch {
     // Not a currency Intl knows (a bad row): the code and the figure still say it.
     return `${currency} ${value.toFixed(2)}`;
@@ -55,30 +59,31 @@ export const PURCHASE_CSS = `
  * The "Buy" card. The form posts to POST /api/orders through the script, which shows it (hidden without JavaScript,
  * since the API takes JSON) and answers each refusal in words; one submit button per method, in the brand's colour.
  */
-export function purchaseSection(offer: PurchaseOffer): SafeHtml {
+export function purchaseSection(offer: PurchaseOffer, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
   return html`<section class="card buy" id="buy" aria-labelledby="buy-title">
-<h2 id="buy-title">Buy</h2>
-<p class="price" data-field="price"><span class="sr-only">Price: </span>${formatMoney(offer.price, offer.currency)}</p>
-<noscript><p class="muted">Paying here needs JavaScript. Turn it on, or pay in the shop.</p></noscript>
+<h2 id="buy-title">${t.buy}</h2>
+<p class="price" data-field="price"><span class="sr-only">${t.pricePrefix}</span>${formatMoney(offer.price, offer.currency, lang)}</p>
+<noscript><p class="muted">${t.payNeedsScript}</p></noscript>
 <form class="pay" method="post" action="/api/orders" hidden>
 <input type="hidden" name="uid" value="${offer.uid}">
-<p class="muted" id="pay-with">Choose how to pay:</p>
+<p class="muted" id="pay-with">${t.chooseHowToPay}</p>
 <div class="methods" role="group" aria-labelledby="pay-with">${offer.methods.map(
-    (m) => html`<button type="submit" class="button method" name="method" value="${m.method}">${SHOPPER_LABELS[m.method] ?? m.label}</button>`,
+    (m) => html`<button type="submit" class="button method" name="method" value="${m.method}">${shopperLabel(m, lang)}</button>`,
   )}</div>
 <p class="muted" role="status" data-field="busy"></p>
 <p class="purchase-error" role="alert" data-field="error"></p>
 </form>
 <div class="cash-qr" data-field="cash" tabindex="-1" hidden>
-<h3>Pay at the till</h3>
+<h3>${t.payAtTill}</h3>
 <p class="amount" data-field="amount"></p>
 <div data-field="qr-block">
-<img data-field="qr" alt="QR code for the cashier to scan" width="240" height="240">
-<p class="show"><strong>Show this to the cashier.</strong></p>
-<p class="muted">The cashier scans it to confirm your payment. Keep this page open.</p>
+<img data-field="qr" alt="${t.cashierQrAlt}" width="240" height="240">
+<p class="show"><strong>${t.showCashier}</strong></p>
+<p class="muted">${t.cashierScans}</p>
 </div>
 <p role="status" class="order-state" data-field="state"></p>
-<p><a data-field="status-link" href="#">Your order's page</a></p>
+<p><a data-field="status-link" href="#">${t.yourOrderPage}</a></p>
 </div>
 </section>`;
 }

@@ -1,113 +1,129 @@
 // The scan page (GET /scan/{uid}): what a shopper sees after tapping the NFC tag, mobile first.
+import { DEFAULT_LANG, formatDateTime, type Lang } from "../i18n/languages";
+import { messagesFor } from "../i18n/messages";
 import type { PublicRecord } from "../passports/public-record";
 import { shopperWords, type TagChip, type TapVerdict } from "../tags/verdicts";
-import { CARBON_BOUNDS, CARBON_LABELS, formatKg, ratingOf } from "./carbon";
+import { formatKg, ratingOf } from "./carbon";
 import { html, type SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
+import { machineReadableCard, machineReadableHead, type MachineLinks } from "./machine-readable";
 import { ORDERS_SCRIPT_PATH, PURCHASE_CSS, purchaseSection, type PurchaseOffer } from "./purchase";
 
-/** "fibre_sourced" → "Fibre sourced". */
-export function stageName(stage: string): string {
+/** "fibre_sourced" → "Fibre sourced" (or its Bengali name); a stage the catalogue lacks is spelled out. */
+export function stageName(stage: string, lang: Lang = DEFAULT_LANG): string {
+  const known = messagesFor(lang).stages[stage];
+  if (known) return known;
   const words = stage.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** "2026-11-22 09:10 UTC": one unambiguous form for every reader. */
-export function formatTime(iso: string | Date): string {
+/**
+ * English: "2026-11-22 09:10 UTC", one unambiguous form for every reader. Bengali: the date with Bengali month
+ * names (Intl, bn-BD), Latin digits and UTC.
+ */
+export function formatTime(iso: string | Date, lang: Lang = DEFAULT_LANG): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
+  if (lang !== "en") return formatDateTime(date, lang);
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** The headline verdict: verified at confirmation depth, or not (yet). */
-export function verificationBadge(record: PublicRecord): SafeHtml {
+export function verificationBadge(record: PublicRecord, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
   const chain = record.blockchain;
-  if (chain.verified) return html`<p class="status verified">✓ Verified on ${chain.network}</p>`;
+  if (chain.verified) return html`<p class="status verified">${t.verifiedOn(chain.network)}</p>`;
   const note =
     chain.status === "pending" || chain.status === "confirming"
-      ? html`<p class="muted">The certificate is being written to ${chain.network}; it shows as verified once confirmed.</p>`
+      ? html`<p class="muted">${t.beingWritten(chain.network)}</p>`
       : "";
-  return html`<p class="status unverified">Not yet certified</p>${note}`;
+  return html`<p class="status unverified">${t.notYetCertified}</p>${note}`;
 }
 
 /** Red for lost and stolen, a note for recovered; integrity warning when the content no longer matches the chain. */
-export function passportWarnings(record: PublicRecord): SafeHtml {
+export function passportWarnings(record: PublicRecord, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
   const chain = record.blockchain;
   const warnings: SafeHtml[] = [];
   if (chain.passport_status === "stolen") {
-    warnings.push(html`<p class="alert danger" role="alert">This product has been reported stolen. If it was offered to you, contact ${record.content.brand.name}.</p>`);
+    warnings.push(html`<p class="alert danger" role="alert">${t.reportedStolen(record.content.brand.name)}</p>`);
   } else if (chain.passport_status === "lost") {
-    warnings.push(html`<p class="alert danger" role="alert">This product has been reported lost.</p>`);
+    warnings.push(html`<p class="alert danger" role="alert">${t.reportedLost}</p>`);
   } else if (chain.passport_status === "recovered") {
-    warnings.push(html`<p class="alert info">This product was reported lost or stolen and has since been recovered.</p>`);
+    warnings.push(html`<p class="alert info">${t.recovered}</p>`);
   }
   if (chain.data_hash_matches === false) {
-    warnings.push(html`<p class="alert danger" role="alert">The passport data shown here differs from what was certified on chain.</p>`);
+    warnings.push(html`<p class="alert danger" role="alert">${t.hashMismatch}</p>`);
   }
   return html`${warnings}`;
 }
 
-export function carbonCard(rating: string, kg: number): SafeHtml {
+export function carbonCard(rating: string, kg: number, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
   const letter = ratingOf(rating, kg);
-  return html`<section class="card carbon" aria-label="Carbon footprint">
+  return html`<section class="card carbon" aria-label="${t.carbonFootprint}">
 <div class="disc r${letter}" aria-hidden="true">${letter}</div>
-<div><p class="label">${CARBON_LABELS[letter]} <span class="chip">Rating ${letter}</span></p>
+<div><p class="label">${t.carbonLabels[letter]} <span class="chip">${t.ratingChip(letter)}</span></p>
 <p class="kg">${formatKg(kg)}</p>
-<p class="muted">Estimated cradle-to-gate footprint; rating ${letter} means ${CARBON_BOUNDS[letter]}.</p></div>
+<p class="muted">${t.carbonNote(letter, t.carbonBounds[letter])}</p></div>
 </section>`;
 }
 
-function fibreCard(record: PublicRecord): SafeHtml {
+function fibreCard(record: PublicRecord, lang: Lang): SafeHtml {
   const shares = record.content.fiber_composition;
   if (shares.length === 0) return html``;
-  return html`<section class="card"><h2>Fibre composition</h2><ul class="plain">${shares.map(
+  return html`<section class="card"><h2>${messagesFor(lang).fibreComposition}</h2><ul class="plain">${shares.map(
     (s) => html`<li><div class="fibre"><span>${s.fiber}</span><span>${s.percent}%</span></div><progress max="100" value="${s.percent}">${s.percent}%</progress></li>`,
   )}</ul></section>`;
 }
 
-function certificationsCard(record: PublicRecord): SafeHtml {
+function certificationsCard(record: PublicRecord, lang: Lang): SafeHtml {
+  const t = messagesFor(lang);
   const certs = record.content.certifications;
-  return html`<section class="card"><h2>Certifications</h2>${
+  return html`<section class="card"><h2>${t.certifications}</h2>${
     certs.length === 0
-      ? html`<p class="muted">No certifications declared for this product.</p>`
+      ? html`<p class="muted">${t.noCertifications}</p>`
       : html`<ul class="plain">${certs.map(
-          (c) => html`<li><strong>${c.code}</strong> · ${c.issuer} · no. ${c.number} · valid until ${c.valid_until}${
-            c.evidence_url ? html` · <a href="${safeLink(c.evidence_url)}" rel="noopener noreferrer">evidence</a>` : ""
+          (c) => html`<li><strong>${c.code}</strong> · ${c.issuer} · ${t.certificationNumber(c.number)} · ${t.validUntil(c.valid_until)}${
+            c.evidence_url ? html` · <a href="${safeLink(c.evidence_url)}" rel="noopener noreferrer">${t.evidence}</a>` : ""
           }</li>`,
         )}</ul>`
   }</section>`;
 }
 
 /** Who says this factory made the product: the factory itself, or only the brand. */
-export function attributionWords(maker: NonNullable<PublicRecord["manufacturer"]>): string {
-  return maker.attribution === "confirmed_by_factory" ? "Confirmed by the factory" : "Declared by the brand";
+export function attributionWords(maker: NonNullable<PublicRecord["manufacturer"]>, lang: Lang = DEFAULT_LANG): string {
+  const t = messagesFor(lang);
+  return maker.attribution === "confirmed_by_factory" ? t.confirmedByFactory : t.declaredByBrand;
 }
 
-function manufacturerCard(record: PublicRecord): SafeHtml {
+function manufacturerCard(record: PublicRecord, lang: Lang): SafeHtml {
+  const t = messagesFor(lang);
   const maker = record.manufacturer;
-  if (!maker) return html`<section class="card"><h2>Manufacturer</h2><p class="muted">Not declared yet.</p></section>`;
+  if (!maker) return html`<section class="card"><h2>${t.manufacturer}</h2><p class="muted">${t.notDeclaredYet}</p></section>`;
   // The registry's verdict on a factory says nothing about a product that factory never confirmed: not shown then.
   const confirmed = maker.attribution === "confirmed_by_factory";
-  return html`<section class="card"><h2>Manufacturer</h2><dl class="facts">
-<dt>Factory</dt><dd>${maker.name}</dd>
-<dt>Location</dt><dd>${[maker.city, maker.country].filter(Boolean).join(", ")}</dd>
-<dt>Attribution</dt><dd>${confirmed ? attributionWords(maker) : html`<span class="muted">${attributionWords(maker)}</span>`}</dd>
-${confirmed ? html`<dt>Registry</dt><dd>${maker.verified ? html`<span class="ok">✓ Verified factory</span>` : html`<span class="muted">Not verified</span>`}</dd>` : ""}
+  return html`<section class="card"><h2>${t.manufacturer}</h2><dl class="facts">
+<dt>${t.factory}</dt><dd>${maker.name}</dd>
+<dt>${t.location}</dt><dd>${[maker.city, maker.country].filter(Boolean).join(", ")}</dd>
+<dt>${t.attribution}</dt><dd>${confirmed ? attributionWords(maker, lang) : html`<span class="muted">${attributionWords(maker, lang)}</span>`}</dd>
+${confirmed ? html`<dt>${t.registry}</dt><dd>${maker.verified ? html`<span class="ok">${t.verifiedFactory}</span>` : html`<span class="muted">${t.notVerified}</span>`}</dd>` : ""}
 </dl></section>`;
 }
 
-function timelineCard(record: PublicRecord): SafeHtml {
+function timelineCard(record: PublicRecord, lang: Lang): SafeHtml {
+  const t = messagesFor(lang);
   const events = record.supply_chain_events;
   if (events.length === 0) return html``;
-  return html`<section class="card"><h2>Supply chain</h2><ol class="timeline">${events.map(
-    (e) => html`<li><p class="stage">${stageName(e.stage)}</p>
-<p class="muted">${[e.factory_name, e.place].filter(Boolean).join(" · ")}${e.factory_name || e.place ? html`<br>` : ""}${formatTime(e.time)} · <a href="${e.explorer_url}">transaction</a></p></li>`,
+  return html`<section class="card"><h2>${t.supplyChain}</h2><ol class="timeline">${events.map(
+    (e) => html`<li><p class="stage">${stageName(e.stage, lang)}</p>
+<p class="muted">${[e.factory_name, e.place].filter(Boolean).join(" · ")}${e.factory_name || e.place ? html`<br>` : ""}${formatTime(e.time, lang)} · <a href="${e.explorer_url}">${t.transactionLink}</a></p></li>`,
   )}</ol></section>`;
 }
 
-function careCard(record: PublicRecord): SafeHtml {
+function careCard(record: PublicRecord, lang: Lang): SafeHtml {
   const care = record.content.care_instructions.trim();
   if (!care) return html``;
-  return html`<section class="card"><h2>Care instructions</h2><p>${care}</p></section>`;
+  return html`<section class="card"><h2>${messagesFor(lang).careInstructions}</h2><p>${care}</p></section>`;
 }
 
 /** Only http(s) links reach an href: a stored evidence URL is checked at registration, this keeps it that way. */
@@ -128,58 +144,81 @@ const TAP_CSS = `
  * The headline of a checked tap, first on the page: green for an authentic tap, amber for a replayed link or an
  * unknown tag, red for a forged or misplaced tag. The words are for shoppers (tags/verdicts.ts).
  */
-export function tapCard(notice: TapNotice, brandName: string): SafeHtml {
-  const words = shopperWords(notice.verdict, brandName);
-  const tone = words.tone === "neutral" ? "info" : words.tone;
+export function tapCard(notice: TapNotice, brandName: string, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
+  // The tone stays the verdict module's; the words come from the page's catalogue (English matches shopperWords).
+  const { tone: verdictTone } = shopperWords(notice.verdict, brandName);
+  const words = t.tapWords(notice.verdict, brandName);
+  const tone = verdictTone === "neutral" ? "info" : verdictTone;
   const mark = tone === "ok" ? "✓ " : tone === "danger" ? "✗ " : "";
   const role = tone === "danger" || tone === "warning" ? html` role="alert"` : html``;
-  const assurance =
-    notice.verdict === "authentic" && notice.chip === "NTAG424" ? html`<p class="detail">Secure tag (NTAG 424 DNA): it cannot be copied without the brand's keys.</p>` : "";
-  return html`<section class="alert ${tone} tap" aria-label="Tag check"${role}><p>${mark}${words.headline}</p><p class="detail">${words.detail}</p>${assurance}</section>`;
+  const assurance = notice.verdict === "authentic" && notice.chip === "NTAG424" ? html`<p class="detail">${t.secureTag}</p>` : "";
+  return html`<section class="alert ${tone} tap" aria-label="${t.tagCheck}"${role}><p>${mark}${words.headline}</p><p class="detail">${words.detail}</p>${assurance}</section>`;
 }
 
-/** `purchase`: the brand sells the product here (a price and at least one way to pay); adds the Buy section. */
-export function scanPage(input: { record: PublicRecord; brand: PageBrand; pageUrl: string; pdfUrl: string | null; tap?: TapNotice; purchase?: PurchaseOffer }): RenderedPage {
+/**
+ * `purchase`: the brand sells the product here (a price and at least one way to pay); adds the Buy section.
+ * `texts`: the product's name and description in the page's language (productTexts), else the anchored ones.
+ */
+export function scanPage(input: {
+  record: PublicRecord;
+  brand: PageBrand;
+  pageUrl: string;
+  pdfUrl: string | null;
+  tap?: TapNotice;
+  purchase?: PurchaseOffer;
+  lang?: Lang;
+  texts?: { name: string; description: string };
+  machine?: MachineLinks;
+}): RenderedPage {
   const { record, brand } = input;
+  const lang = input.lang ?? DEFAULT_LANG;
+  const t = messagesFor(lang);
   const product = record.content.product;
+  const name = input.texts?.name ?? product.name;
+  const description = input.texts ? input.texts.description : product.description;
   const certified = record.blockchain.verified;
-  const title = `${product.name} · ${brand.name}`;
-  const body = html`${brandHeader(brand)}
+  const title = `${name} · ${brand.name}`;
+  const pdfUrl = input.pdfUrl && lang !== DEFAULT_LANG ? `${input.pdfUrl}?lang=${lang}` : input.pdfUrl;
+  const body = html`${brandHeader(brand, { lang })}
 <main>
-${input.tap ? tapCard(input.tap, brand.name) : ""}
-${passportWarnings(record)}
-<section class="card"><p class="eyebrow category">${product.category}</p><h1>${product.name}</h1>${verificationBadge(record)}
-${product.description ? html`<p>${product.description}</p>` : ""}</section>
-${input.purchase ? purchaseSection(input.purchase) : ""}
-${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e)}
-${fibreCard(record)}
-${certificationsCard(record)}
-${manufacturerCard(record)}
-${timelineCard(record)}
-${careCard(record)}
-<section class="card"><h2>Certificate</h2>
-<a class="button" href="/dpp-certificate/${encodeURIComponent(record.uid)}">${certified ? "View certificate" : "Certificate status"}</a>${
-    input.pdfUrl ? html`<a class="button plain" href="${input.pdfUrl}">Download PDF</a>` : ""
+${input.tap ? tapCard(input.tap, brand.name, lang) : ""}
+${passportWarnings(record, lang)}
+<section class="card"><p class="eyebrow category">${product.category}</p><h1>${name}</h1>${verificationBadge(record, lang)}
+${description ? html`<p>${description}</p>` : ""}</section>
+${input.purchase ? purchaseSection(input.purchase, lang) : ""}
+${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang)}
+${fibreCard(record, lang)}
+${certificationsCard(record, lang)}
+${manufacturerCard(record, lang)}
+${timelineCard(record, lang)}
+${careCard(record, lang)}
+<section class="card"><h2>${t.certificate}</h2>
+<a class="button" href="/dpp-certificate/${encodeURIComponent(record.uid)}">${certified ? t.viewCertificate : t.certificateStatus}</a>${
+    pdfUrl ? html`<a class="button plain" href="${pdfUrl}">${t.downloadPdf}</a>` : ""
   }
-<p class="muted">Passport ${record.uid}</p></section>
+<p class="muted">${t.passportUid(record.uid)}</p></section>
+${input.machine ? machineReadableCard(input.machine, lang) : ""}
 </main>
-${dppFooter(brand)}`;
+${dppFooter(brand, lang)}`;
   const extraCss = (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "");
+  const letter = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
   return renderPage({
     title,
     body,
     brand,
+    lang,
     ...(extraCss ? { extraCss } : {}),
     // The purchase section's script posts the order and reads its state, on this origin only.
     ...(input.purchase ? { security: { scripts: true } } : {}),
     head: html`${openGraph({
       title,
-      description: `${certified ? "Verified" : "Digital"} product passport: ${CARBON_LABELS[ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e)]} carbon footprint, materials, origin and care.`,
+      description: t.scanDescription(certified, t.carbonLabels[letter]),
       url: input.pageUrl,
       image: brand.branding.logo_url,
       siteName: brand.name,
     })}
-<meta name="robots" content="noindex">${input.purchase ? html`
+<meta name="robots" content="noindex">${input.machine ? machineReadableHead(input.machine) : ""}${input.purchase ? html`
 <script src="${ORDERS_SCRIPT_PATH}" defer></script>` : ""}`,
   });
 }

@@ -3,6 +3,8 @@
 import canonicalize from "canonicalize";
 import { keccak256, toUtf8Bytes } from "ethers";
 
+type Gs1Identifiers = { gtin: string; lot: string; serial: string };
+
 /** Token id of a product UID: keccak256 of the canonical (upper-case) UID, as a decimal string. */
 export function tokenIdOf(uid: string): string {
   return BigInt(keccak256(toUtf8Bytes(uid.toUpperCase()))).toString();
@@ -33,7 +35,8 @@ export type PassportContent = {
   schema: "passport-registry/dpp-content/1" | "passport-registry/dpp-content/2";
   uid: string;
   brand: { slug: string; name: string };
-  product: { sku: string; name: string; category: string; fabric_type: string | null; description: string | null };
+  /** `gtin` (GTIN-14), `lot` and `serial` only when the product has them: content without them hashes as before. */
+  product: { sku: string; name: string; category: string; fabric_type: string | null; description: string | null } & Partial<Gs1Identifiers>;
   fiber_composition: FiberShare[];
   certifications: Certification[];
   manufacturer: { factory_id: number; name: string; city: string; country: string } | null;
@@ -68,6 +71,10 @@ export function passportContentFor(row: {
   provenance?: Provenance | null;
   carbon_kg: string | number;
   carbon_rating: string;
+  /** GS1 identifiers (migration 026); absent or null when the product has none. */
+  gtin?: string | null;
+  lot?: string | null;
+  serial?: string | null;
   brand_slug: string;
   brand_name: string;
   factory_name: string | null;
@@ -83,6 +90,9 @@ export function passportContentFor(row: {
       category: row.category,
       fabric_type: row.fabric_type,
       description: row.description,
+      ...(row.gtin ? { gtin: row.gtin } : {}),
+      ...(row.gtin && row.lot ? { lot: row.lot } : {}),
+      ...(row.gtin && row.serial ? { serial: row.serial } : {}),
     },
     fiber_composition: row.fiber_composition,
     certifications: row.certifications,

@@ -1,10 +1,12 @@
 // Brand-side writes to a minted passport (re-anchor its data hash, assign a tag, mark it lost or stolen) in two steps,
 // broadcast and confirm, so a caller can record the transaction hash durably before waiting, and later settle a
-// write whose outcome it never saw (the process stopped, the receipt came too late) from the chain.
+// write whose outcome it never saw (the process stopped, the receipt came too late) from the chain. Sends go
+// through the ledger (chain/ledger.ts), which records each transaction before it is broadcast.
 import { isError, type ContractTransactionResponse, type TransactionResponse } from "ethers";
 import type { AppDeps } from "../deps";
 import { AppError, ConflictError, ServiceUnavailableError } from "../errors";
 import { explorerTxUrl } from "../links";
+import { ledgerReceipt } from "../chain/transactions";
 
 export type ConfirmedWrite = { txHash: string; explorerUrl: string; blockNumber: number };
 
@@ -63,27 +65,30 @@ export class WriteNotConfirmed extends Error {
   }
 }
 
-/** Waits (bounded) for a sent write's receipt; throws WriteNotConfirmed when it reverted or did not come in time. */
+/**
+ * Waits (bounded) for a sent write's receipt through the ledger (a fee bump is followed); throws WriteNotConfirmed
+ * when it reverted or did not come in time.
+ */
 export async function confirmPassportWrite(deps: AppDeps, tx: TransactionResponse): Promise<ConfirmedWrite> {
   let receipt;
   try {
-    receipt = await tx.wait(1, RECEIPT_TIMEOUT_MS);
+    receipt = await ledgerReceipt(deps, tx.hash, RECEIPT_TIMEOUT_MS);
   } catch (error) {
-    // ethers raises CALL_EXCEPTION for a mined transaction that reverted, TIMEOUT when the wait ran out.
-    const reverted = isError(error, "CALL_EXCEPTION");
     deps.logger.error({ err: error, txHash: tx.hash }, "passport write not confirmed");
-    throw new WriteNotConfirmed(tx.hash, reverted);
+    throw new WriteNotConfirmed(tx.hash, false);
   }
-  if (!receipt) throw new WriteNotConfirmed(tx.hash, false);
-  if (receipt.status !== 1) throw new WriteNotConfirmed(tx.hash, true);
-  return { txHash: tx.hash, explorerUrl: explorerTxUrl(deps.config, tx.hash), blockNumber: receipt.blockNumber };
+  if (receipt.status !== 1) throw new WriteNotConfirmed(receipt.hash, true);
+  return { txHash: receipt.hash, explorerUrl: explorerTxUrl(deps.config, receipt.hash), blockNumber: receipt.blockNumber };
 }
 
 /** What the chain says of a write sent earlier: mined (and whether it succeeded), or not (yet) known. */
 export type SentWriteState = { state: "confirmed"; blockNumber: number } | { state: "reverted" } | { state: "unknown" };
 
 export async function sentWriteState(deps: AppDeps, txHash: string): Promise<SentWriteState> {
-  const receipt = await deps.provider.getTransactionReceipt(txHash);
+  // Through the ledger row of the hash, so a replacement with higher fees counts; a hash the ledger does not know
+  // (sent before it existed) is asked about directly.
+  const row = await deps.chain.ledger.findByHash(txHash);
+  const receipt = row ? await deps.chain.ledger.receiptOf(row) : await deps.provider.getTransactionReceipt(txHash);
   if (!receipt) return { state: "unknown" };
   return receipt.status === 1 ? { state: "confirmed", blockNumber: receipt.blockNumber } : { state: "reverted" };
 }

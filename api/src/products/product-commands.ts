@@ -4,7 +4,6 @@ import type { AppDeps } from "../deps";
 import { recordAudit, type Actor } from "../audit/service";
 import type { BrandContext } from "../brands/service";
 import { issueCertificate } from "../certificates/service";
-import { consumeQuota, refundQuota } from "../metering/service";
 import type { Issuance } from "../passports/issuance";
 import { reanchorIfStale } from "./product-edits";
 import { registerProduct, type CreateProductInput, type CreatedProduct } from "./service";
@@ -18,17 +17,11 @@ export async function createProduct(deps: AppDeps, brand: BrandContext, actor: A
 }
 
 /**
- * Issues the product's certificate. One certificate of the monthly quota is taken before minting and given back if
- * no new certificate came of it (a repeat, a concurrent request that minted first, a failed mint).
+ * Issues the product's certificate. One certificate of the monthly quota is taken with the claim and given back only
+ * if the issuance fails for good; a repeat, or a request that found another one minting, costs nothing.
  */
 export async function issueProductCertificate(deps: AppDeps, brand: BrandContext, actor: Actor, uid: string): Promise<Issuance> {
-  let countedIn: string | undefined;
-  const issuance = await issueCertificate(deps, brand.id, uid, {
-    consume: async () => void (countedIn = (await consumeQuota(deps.db, brand.id, "certs", brand.limits)).period),
-    refund: async () => {
-      if (countedIn) await refundQuota(deps.db, brand.id, "certs", countedIn);
-    },
-  });
+  const issuance = await issueCertificate(deps, brand.id, uid, brand.limits);
   if (issuance.created) {
     await recordAudit(deps.db, brand.id, actor, { action: "certificate.issued", target: uid.toUpperCase(), details: { tx_hash: issuance.txHash, token_id: issuance.tokenId } });
     // The mint anchored the content read when it started; an edit saved meanwhile is anchored now, so the chain and

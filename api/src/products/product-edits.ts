@@ -17,8 +17,10 @@ import { compositionFromFabricType } from "../passports/fibres";
 import { estimateCarbon } from "./carbon";
 import { defaultCare, type CareByCategory } from "./defaults";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed, type ConfirmedWrite } from "./passport-writes";
-import { productProblems } from "./product-rules";
-import { findProductByUid, type ProductRow } from "./products.repo";
+import { gs1Columns, orphanQualifiers, productProblems } from "./product-rules";
+import { findProductByUid, gtinSerialInUse, type ProductRow } from "./products.repo";
+import { gtinSerialTaken } from "./service";
+import type { Knex } from "../db/knex";
 import {
   findFailedVersionByHash,
   findPendingVersion,
@@ -47,6 +49,10 @@ export type ProductChanges = Partial<{
   certifications: Certification[];
   care_instructions: string;
   country_of_manufacture: string;
+  /** GS1 identifiers; an empty string removes one (removing the GTIN removes lot and serial with it). */
+  gtin: string;
+  lot: string;
+  serial: string;
 }>;
 
 export type EditResult = {
@@ -81,6 +87,7 @@ export async function editProduct(deps: AppDeps, brandId: number, actor: Actor, 
     const pending = await findPendingVersion(trx, product.id);
     if (pending) throw stillAnchoring(pending);
     const columns = columnChanges(product, changes, careByCategory);
+    await checkIdentifiers(trx, product, columns);
     const changed = Object.keys(columns);
     const newHash = dataHashOf(passportContentFor(withColumns(product, columns)));
     const save = async () => {
@@ -271,6 +278,16 @@ function columnChanges(product: ProductRow, changes: ProductChanges, brandCare: 
     if (provenance) provenance.country_of_manufacture = "declared";
   }
   if (provenance && JSON.stringify(provenance) !== JSON.stringify(product.provenance)) next.provenance = provenance;
+  if (changes.gtin !== undefined || changes.lot !== undefined || changes.serial !== undefined) {
+    const ids = gs1Columns({
+      gtin: changes.gtin ?? product.gtin ?? undefined,
+      lot: changes.lot ?? product.lot ?? undefined,
+      serial: changes.serial ?? product.serial ?? undefined,
+    });
+    const orphans = orphanQualifiers({ gtin: ids.gtin, lot: changes.lot, serial: changes.serial });
+    if (orphans.length > 0) throw new ValidationError(orphans);
+    Object.assign(next, ids);
+  }
 
   // Only what really differs counts as a change (a form sends every field back).
   return Object.fromEntries(
@@ -292,6 +309,14 @@ function withColumns(product: ProductRow, columns: ProductColumns): ProductRow {
     price: columns.price !== undefined ? String(columns.price) : product.price,
     carbon_kg: columns.carbon_kg !== undefined ? String(columns.carbon_kg) : product.carbon_kg,
   } as ProductRow;
+}
+
+/** The GTIN and serial the edit leaves must be no other product's (found now: the chain must not anchor a refused edit). */
+async function checkIdentifiers(trx: Knex, product: ProductRow, columns: ProductColumns): Promise<void> {
+  if (columns.gtin === undefined && columns.serial === undefined) return;
+  const gtin = columns.gtin !== undefined ? columns.gtin : product.gtin;
+  const serial = columns.serial !== undefined ? columns.serial : product.serial;
+  if (gtin && serial && (await gtinSerialInUse(trx, gtin, serial, product.id))) throw gtinSerialTaken(gtin, serial);
 }
 
 function stillAnchoring(pending: VersionRow): ConflictError {

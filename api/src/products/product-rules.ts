@@ -8,6 +8,7 @@ import { completeProduct } from "./defaults";
 import { estimateCarbon } from "./carbon";
 import type { CreateProductInput } from "./service";
 import type { NewProduct } from "./products.repo";
+import { aiValueProblem, gtinProblem, normalizeGtin } from "../gs1/digital-link";
 
 /** ISO 4217 codes in use, as the runtime's ICU data knows them. */
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
@@ -20,10 +21,10 @@ export type KnownFactory = { country: string };
  * factory. `factories` holds the factories the input may name (looked up by the caller, once for a whole batch).
  */
 export function productProblems(
-  input: Partial<Pick<CreateProductInput, "fiber_composition" | "price" | "currency" | "factory_id">>,
+  input: Partial<Pick<CreateProductInput, "fiber_composition" | "price" | "currency" | "factory_id" | "gtin" | "lot" | "serial">>,
   factories: ReadonlyMap<number, KnownFactory>,
 ): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
+  const problems: ErrorDetail[] = gs1Problems(input);
   if (input.fiber_composition) {
     const total = input.fiber_composition.reduce((sum, share) => sum + share.percent, 0);
     if (Math.abs(total - 100) > 1e-9) problems.push({ field: "fiber_composition", problem: `percentages must sum to 100 (got ${total})` });
@@ -36,6 +37,35 @@ export function productProblems(
   }
   if (input.factory_id !== undefined && !factories.has(input.factory_id)) problems.push({ field: "factory_id", problem: "is not a registry factory" });
   return problems;
+}
+
+/**
+ * A GTIN with its check digit right; a lot and a serial of GS1's character set (that they come with a GTIN is
+ * orphanQualifiers', which needs the whole product). An empty string is "none" (an edit clearing the field).
+ */
+function gs1Problems(input: { gtin?: string | null; lot?: string | null; serial?: string | null }): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const gtin = input.gtin ? gtinProblem(input.gtin) : undefined;
+  if (gtin) problems.push({ field: "gtin", problem: gtin });
+  for (const field of ["lot", "serial"] as const) {
+    const value = input[field];
+    if (!value) continue;
+    const problem = aiValueProblem(value);
+    if (problem) problems.push({ field, problem });
+  }
+  return problems;
+}
+
+/** A lot or serial qualifies a GTIN (GS1 AIs 10 and 21): without one they identify nothing. */
+export function orphanQualifiers(product: { gtin?: string | null; lot?: string | null; serial?: string | null }): ErrorDetail[] {
+  if (product.gtin) return [];
+  return (["lot", "serial"] as const).filter((field) => product[field]).map((field) => ({ field, problem: "needs a GTIN" }));
+}
+
+/** The GS1 columns of a product: the GTIN as GTIN-14; lot and serial as given; null for what is left out. */
+export function gs1Columns(input: { gtin?: string; lot?: string; serial?: string }): { gtin: string | null; lot: string | null; serial: string | null } {
+  const gtin = input.gtin ? (normalizeGtin(input.gtin) ?? null) : null;
+  return { gtin, lot: gtin && input.lot ? input.lot : null, serial: gtin && input.serial ? input.serial : null };
 }
 
 /**
@@ -76,5 +106,6 @@ export function productRowFor(
     provenance: JSON.stringify(complete.provenance),
     carbon_kg: carbon.kg,
     carbon_rating: carbon.rating,
+    ...gs1Columns(input),
   };
 }

@@ -25,6 +25,10 @@ export type ProductRow = {
   provenance: Provenance | null;
   carbon_kg: string;
   carbon_rating: string;
+  /** GS1 identifiers (migration 026): the GTIN as GTIN-14, lot (AI 10) and serial (AI 21); null when not given. */
+  gtin: string | null;
+  lot: string | null;
+  serial: string | null;
   created_at: Date;
   brand_slug: string;
   brand_name: string;
@@ -105,9 +109,26 @@ export type NewProduct = {
   provenance: string;
   carbon_kg: number;
   carbon_rating: string;
+  gtin?: string | null;
+  lot?: string | null;
+  serial?: string | null;
 };
 
 const UNIQUE_VIOLATION = "23505";
+
+/** The unique index behind "one item per GTIN and serial" (migration 026). */
+export const GTIN_SERIAL_UNIQUE = "products_gtin_serial_unique";
+
+/** Whether a product other than `exceptId` has this GTIN and serial (checked before an edit is anchored on chain). */
+export async function gtinSerialInUse(db: Knex, gtin: string, serial: string, exceptId: number): Promise<boolean> {
+  return (await db("app.products").where({ gtin, serial }).whereNot("id", exceptId).first("id")) !== undefined;
+}
+
+/** Whether `error` is Postgres refusing a second product with the same GTIN and serial. */
+export function isGtinSerialTaken(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === UNIQUE_VIOLATION && constraint === GTIN_SERIAL_UNIQUE;
+}
 
 /** Inserts the product; returns undefined if the UID is taken (the caller draws another). */
 export async function insertProduct(db: Knex, product: NewProduct): Promise<{ id: number } | undefined> {

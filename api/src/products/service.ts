@@ -2,10 +2,10 @@
 // enrichment.
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
-import { NotFoundError, ValidationError } from "../errors";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
-import { findProductByUid, insertProduct, type ProductRow } from "./products.repo";
-import { productProblems, productRowFor, type KnownFactory } from "./product-rules";
+import { findProductByUid, insertProduct, isGtinSerialTaken, type ProductRow } from "./products.repo";
+import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
 import { publicPassport } from "../passports/public-passport";
@@ -26,6 +26,10 @@ export type CreateProductInput = {
   certifications?: Array<{ code: string; issuer: string; number: string; valid_until: string; evidence_url?: string }>;
   care_instructions?: string;
   country_of_manufacture?: string;
+  /** GS1 identifiers: a GTIN-8/12/13/14 (stored as GTIN-14), and with it a lot (AI 10) and a serial (AI 21). */
+  gtin?: string;
+  lot?: string;
+  serial?: string;
 };
 
 export type Brand = { id: number; slug: string; uidPrefix: string };
@@ -39,7 +43,7 @@ async function checkProduct(db: Knex, input: CreateProductInput): Promise<{ fact
     const factory = await factoryProfileExists(db, input.factory_id);
     if (factory) factories.set(input.factory_id, { country: factory.country.trim() });
   }
-  const problems = productProblems(input, factories);
+  const problems = [...productProblems(input, factories), ...orphanQualifiers(input)];
   if (problems.length > 0) throw new ValidationError(problems);
   return { factoryCountry: input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country };
 }
@@ -57,11 +61,18 @@ export async function registerProduct(db: Knex, brand: Brand, input: CreateProdu
   const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
-    const row = await insertProduct(db, { ...values, uid });
+    const row = await insertProduct(db, { ...values, uid }).catch((error: unknown) => {
+      throw isGtinSerialTaken(error) ? gtinSerialTaken(values.gtin!, values.serial!) : error;
+    });
     if (row) return { productId: row.id, uid, carbonKg: values.carbon_kg, carbonRating: values.carbon_rating };
     if (options.uid) throw new Error(`UID ${options.uid} is taken`);
   }
   throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
+}
+
+/** 409 CONFLICT: a GTIN and serial name one item, service-wide (whose it is, is not said). */
+export function gtinSerialTaken(gtin: string, serial: string): ConflictError {
+  return new ConflictError(`A product with GTIN ${gtin} and serial ${serial} is registered already; each item needs its own serial.`);
 }
 
 /** A product of this brand by UID; another brand's UID is NOT_FOUND, as if it did not exist. */

@@ -17,6 +17,9 @@ export type ProductColumns = Partial<{
   care_instructions: string;
   country_of_manufacture: string | null;
   provenance: Provenance | null;
+  gtin: string | null;
+  lot: string | null;
+  serial: string | null;
   carbon_kg: number;
   carbon_rating: string;
 }>;

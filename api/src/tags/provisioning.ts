@@ -5,7 +5,9 @@ import { stringify } from "csv-stringify/sync";
 import { recordAudit, type Actor } from "../audit/service";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
-import { productLinks, type BrandAddress } from "../links";
+import { brandBaseUrl, productLinks, type BrandAddress } from "../links";
+import { digitalLinkPath, type Gs1Identifiers } from "../gs1/digital-link";
+import { identifiersByUid } from "../gs1/gs1.repo";
 import { ConflictError, ValidationError, type ErrorDetail } from "../errors";
 import type { SunKeys } from "./sun";
 import { productIdsByUid, provisioningConflicts, tagUidsHeldByOthers, upsertProvisionedTags } from "./tag-records.repo";
@@ -36,6 +38,8 @@ export type ProvisionedTag = {
   productUid: string | null;
   /** Only for NTAG 424 DNA, and only when the caller may see keys. */
   keys: SunKeys | null;
+  /** The product's GS1 Digital Link path when it has a GTIN and a serial (one item): the tag's URL then uses it. */
+  digitalLinkPath: string | null;
 };
 
 const TAG_UID = /^[0-9A-F]{14}$/;
@@ -61,6 +65,7 @@ export async function provisionTags(
   });
   if (problems.length > 0) throw new ValidationError(problems.slice(0, 50), "Some tag or product UIDs cannot be provisioned; details name each.");
 
+  const identifiers = productUids ? await identifiersByUid(deps.db, brandId, [...new Set(productUids)]) : new Map<string, Gs1Identifiers>();
   const keyVersion = deps.config.tags.keyVersion;
   await deps.db.transaction(async (trx) => {
     const held = await tagUidsHeldByOthers(trx, brandId, tagUids);
@@ -102,16 +107,29 @@ export async function provisionTags(
       keyVersion: signing ? keyVersion : null,
       productUid: productUids?.[i] ?? null,
       keys: signing && options.withKeys ? await provider.keysFor(tagUid, keyVersion) : null,
+      digitalLinkPath: itemLinkPath(identifiers.get(productUids?.[i] ?? "")),
     })),
   );
 }
 
+/** A GTIN with a serial names one item: its Digital Link can be a tag's URL (a GTIN alone may name many). */
+function itemLinkPath(ids: Gs1Identifiers | undefined): string | null {
+  return ids?.serial ? digitalLinkPath(ids) : null;
+}
+
 /**
- * The URL an encoding station writes to the tag: the product's scan page on the brand's own address (links.ts), with
- * SDM mirror placeholders if it signs.
+ * The URL an encoding station writes to the tag: the product's scan page on the brand's own address (links.ts), or
+ * its GS1 Digital Link there when it has a GTIN and serial (the resolver passes the SUN parameters on to the page:
+ * docs/digital-link.md), with SDM mirror placeholders if it signs.
  */
-export function urlTemplateOf(config: Pick<Config, "publicBaseUrl" | "domains">, chip: TagChip, productUid: string | null, brand: BrandAddress | null): string {
-  const page = productLinks(config, productUid ?? PRODUCT_UID_PLACEHOLDER, brand).scan_url;
+export function urlTemplateOf(
+  config: Pick<Config, "publicBaseUrl" | "domains">,
+  chip: TagChip,
+  productUid: string | null,
+  brand: BrandAddress | null,
+  digitalLink: string | null = null,
+): string {
+  const page = digitalLink ? `${brandBaseUrl(config, brand)}${digitalLink}` : productLinks(config, productUid ?? PRODUCT_UID_PLACEHOLDER, brand).scan_url;
   return chip === "NTAG424" ? `${page}?${SDM_MIRROR_QUERY}` : page;
 }
 
@@ -124,7 +142,7 @@ export function provisioningCsv(config: Pick<Config, "publicBaseUrl" | "domains"
       tag.chip,
       tag.keyVersion === null ? "" : String(tag.keyVersion),
       tag.productUid ?? "",
-      urlTemplateOf(config, tag.chip, tag.productUid, brand),
+      urlTemplateOf(config, tag.chip, tag.productUid, brand, tag.digitalLinkPath),
       hex(tag.keys?.sdmMetaRead),
       hex(tag.keys?.sdmFileRead),
     ]),

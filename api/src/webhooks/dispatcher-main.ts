@@ -17,7 +17,7 @@ export async function startDispatcher(config: Config, options: { logFile?: strin
   const destination = options.logFile ? pino.destination({ dest: options.logFile, mkdir: true, sync: false }) : undefined;
   const logger = createLogger(config.logLevel, destination).child({ component: "webhook-dispatcher" });
   // One connection per in-flight attempt (its outcome) plus claims and the watcher.
-  const db = createDb(config.databaseUrl, Math.min(config.webhooks.concurrency + 2, 20));
+  const db = createDb(config.database, Math.min(config.webhooks.concurrency + 2, 20));
   await migrateLatest(db);
   const dispatcher = new Dispatcher({ config, db, logger });
   dispatcher.start();

@@ -120,7 +120,9 @@ export class ConfirmationWatcher {
     return {
       brandId: fact.brandId,
       type: "tag.assigned" as const,
-      dedupeKey: `tag.assigned:${fact.txHash}:${fact.ref}`,
+      // Not the indexer's event id (it names the block): a reorg that re-mines the same transaction elsewhere is the
+      // same assignment, and is sent once.
+      dedupeKey: `tag.assigned:${fact.txHash}:${fact.tokenId}:${fact.detail.tag_hash}`,
       payload: tagAssignedPayload({
         uid: fact.uid,
         tokenId: fact.tokenId,

@@ -8,6 +8,8 @@ import { UID_PATTERN } from "../dpp/schemas";
 import { certificateDigest, renderCertificatePdf } from "../../certificates/pdf";
 import { CertificatePdfCache } from "../../certificates/pdf-cache";
 import { certificatePdfInput } from "../../certificates/service";
+import { translatedNames } from "../../i18n/product-texts";
+import { requestLanguage } from "../pages/language";
 
 const PDF_FILE = new RegExp(`${UID_PATTERN.slice(0, -1)}\\.pdf$`);
 
@@ -35,6 +37,10 @@ export function certificatesRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       tag: "Public",
       auth: "public",
       summary: "Certificate PDF of an issued passport: `<UID>.pdf` (brand, product, token, contract, transaction, data hash, QR code)",
+      description:
+        "In English or Bengali: `?lang=en|bn` (remembered in the `lang` cookie), else that cookie, else Accept-Language, else " +
+        "English; Bengali is shaped with HarfBuzz and embeds Noto Sans Bengali. The product name is the brand's " +
+        "translation in that language when it gave one. Vary: Accept-Language, Cookie.",
       params: {
         type: "object",
         required: ["file"],
@@ -55,7 +61,11 @@ export function certificatesRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
         }
         // Named by what it shows, read from the database without rendering: a revalidation costs no render, and any
         // change the PDF would show (branding, a re-anchored hash) gives a new ETag.
-        const input = await certificatePdfInput(deps, file.slice(0, -".pdf".length));
+        const uid = file.slice(0, -".pdf".length);
+        const base = await certificatePdfInput(deps, uid);
+        const lang = requestLanguage(ctx);
+        const translatedName = (await translatedNames(deps.db, [uid], lang)).get(uid);
+        const input = { ...base, lang, product: { ...base.product, name: translatedName ?? base.product.name } };
         const digest = certificateDigest(input);
         const etag = `"${digest}"`;
         ctx.set("ETag", etag);

@@ -36,7 +36,7 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
             status: "ready",
             checks: {
               database: { ok: true },
-              chain: { ok: true, head_block: 42 },
+              chain: { ok: true, head_block: 42, deep_reorgs_last_day: 0 },
               indexer: { ok: true, indexed_block: 42, lag_blocks: 0 },
             },
           },
@@ -48,7 +48,7 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
             status: "not_ready",
             checks: {
               database: { ok: true },
-              chain: { ok: true, head_block: 42 },
+              chain: { ok: true, head_block: 42, deep_reorgs_last_day: 0 },
               indexer: { ok: false, detail: "the indexer has not published its views yet" },
             },
           },

@@ -28,7 +28,10 @@ export const readinessSchema: JsonSchema = {
       required: ["database", "chain", "indexer"],
       properties: {
         database: checkSchema({}),
-        chain: checkSchema({ head_block: { type: "integer", minimum: 0 } }),
+        chain: checkSchema({
+          head_block: { type: "integer", minimum: 0 },
+          deep_reorgs_last_day: { type: "integer", minimum: 0, description: "reorganisations deeper than the confirmation depth met in the last 24 h" },
+        }),
         indexer: checkSchema({ indexed_block: { type: "integer", minimum: 0 }, lag_blocks: { type: "integer", minimum: 0 } }),
       },
     },

@@ -1,11 +1,203 @@
-// Issue 16: the passport as the EU market reads it: the UNTP credential by content negotiation on the passport URL,
-// the service's did:web document and the Catena-X export. (Scaffold: filled in by the interop work.)
-import Router from "@koa/router";
+// Issue 16: the passport as the EU market reads it (docs/interop.md): the UNTP credential (signed, or as JSON-LD), the
+// Catena-X export, the service's did:web document and its JSON-LD extension context; and the content negotiation
+// that answers the credential on the passport's page addresses (/scan/{uid}, /dpp-certificate/{uid}).
+import type Router from "@koa/router";
+import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
-import type { OpenApiRegistry } from "../../openapi/registry";
+import { buildCatenaXPassport } from "../../interop/catena-x";
+import { credentialInput, passportCredential, type CredentialInput, type PassportCredential } from "../../interop/credential";
+import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
+import { registryContext } from "../../interop/contexts";
+import { serviceDidDocument } from "../../interop/signing-key";
+import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
+import type { JsonSchema } from "../../validation";
+import { UID_PATTERN, uidParam } from "../dpp/schemas";
+import { defineRoute, mountRoutes } from "../define-route";
+
+export const VC_JWT_TYPE = "application/vc+jwt";
+/** The media types that ask for the credential: signed first (the default), then the unsigned JSON-LD forms. */
+export const CREDENTIAL_TYPES = [VC_JWT_TYPE, "application/ld+json", "application/vc"] as const;
+type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
+const MAX_AGE_SECONDS = 5;
+
+/**
+ * A passport's credential and Catena-X input, read the way GET /api/dpp/{uid} reads its record: a burst of reads of
+ * one passport is served by one build for up to a second, never once the indexer has moved on.
+ */
+function passportReads(deps: AppDeps) {
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
+  const credentials = new IndexedReadCache<PassportCredential>({ ttlMs: 1000, maxEntries: 1000 });
+  const inputs = new IndexedReadCache<CredentialInput>({ ttlMs: 1000, maxEntries: 1000 });
+  return {
+    credential: async (uid: string) => {
+      const state = await indexer().catch(() => undefined);
+      return credentials.read(uid, state?.indexedBlock, () => passportCredential(deps, uid, state));
+    },
+    input: async (uid: string) => {
+      const state = await indexer().catch(() => undefined);
+      return inputs.read(uid, state?.indexedBlock, () => credentialInput(deps, uid, state));
+    },
+  };
+}
+
+type PassportReads = ReturnType<typeof passportReads>;
+
+/** Answers the credential of `uid` in the form asked for; NOT_FOUND (JSON) when there is no minted passport. */
+async function sendCredential(reads: PassportReads, ctx: Context, uid: string, type: CredentialType): Promise<void> {
+  const { credential, jwt } = await reads.credential(uid.toUpperCase());
+  ctx.set("Cache-Control", `public, max-age=${MAX_AGE_SECONDS}`);
+  ctx.type = type;
+  ctx.body = type === VC_JWT_TYPE ? jwt : JSON.stringify(credential);
+}
+
+const readsByApp = new WeakMap<AppDeps, PassportReads>();
+
+/** One set of cached reads per app: the interop router and the pages' negotiation are built from the same deps. */
+function readsOf(deps: AppDeps): PassportReads {
+  let reads = readsByApp.get(deps);
+  if (!reads) readsByApp.set(deps, (reads = passportReads(deps)));
+  return reads;
+}
+
+/**
+ * For the passport's page addresses: a client preferring a credential type to text/html gets the credential (or the
+ * JSON 404); any other request goes on to the page. Responses vary on Accept either way.
+ */
+export function credentialNegotiation(deps: AppDeps): Middleware<AppState> {
+  const reads = readsOf(deps);
+  const uidPattern = new RegExp(UID_PATTERN);
+  return async (ctx, next) => {
+    ctx.vary("Accept");
+    const wanted = ctx.accepts("text/html", ...CREDENTIAL_TYPES);
+    const uid = (ctx as unknown as { params: { uid?: string } }).params.uid;
+    // A malformed UID is the page's to answer (its own 422 page), whoever asks.
+    if (wanted === false || wanted === "text/html" || !uid || uid.length > 43 || !uidPattern.test(uid)) return next();
+    await sendCredential(reads, ctx, uid, wanted as CredentialType);
+  };
+}
+
+/** `?format=`: a plain link (a browser sends Accept: text/html) picks the form itself, over any Accept header. */
+const FORMAT_TYPES = { jwt: VC_JWT_TYPE, json: "application/ld+json" } as const satisfies Record<string, CredentialType>;
+const credentialFormatQuery = {
+  type: "object",
+  properties: {
+    format: { type: "string", enum: ["jwt", "json"], description: "`json`: the unsigned JSON-LD form (application/ld+json); `jwt`: the signed form. Overrides Accept." },
+  },
+} as const;
+
+const credentialExample = "eyJhbGciOiJFZERTQSIsInR5cCI6InZjK2p3dCIsImN0eSI6InZjIiwia2lkIjoiZGlkOndlYjouLi4ifQ.eyJAY29udGV4dCI6Wy4uLl19.c2lnbmF0dXJl";
+
+const didDocumentSchema: JsonSchema = {
+  type: "object",
+  required: ["@context", "id", "verificationMethod", "assertionMethod"],
+  properties: {
+    "@context": { type: "array", items: { type: "string" } },
+    id: { type: "string", pattern: "^did:web:" },
+    verificationMethod: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "type", "controller", "publicKeyJwk"],
+        properties: { id: { type: "string" }, type: { const: "JsonWebKey2020" }, controller: { type: "string" }, publicKeyJwk: { type: "object" } },
+      },
+    },
+    assertionMethod: { type: "array", items: { type: "string" } },
+  },
+};
+
+const CATENA_X_BLOCKS = ["metadata", "identification", "operation", "handling", "characteristics", "commercial", "sustainability", "sources", "compliances", "composition"];
+
+/** The document's outline; its full schema is the vendored one (api/src/interop/vocab/), too large to repeat here. */
+const catenaXSchema: JsonSchema = {
+  type: "object",
+  description: "io.catenax.generic.digital_product_passport 7.0.0",
+  required: CATENA_X_BLOCKS,
+  properties: {
+    ...Object.fromEntries(CATENA_X_BLOCKS.map((block) => [block, { type: block === "sources" || block === "compliances" ? "array" : "object" }])),
+    additionalData: { type: "array", description: "`chainAnchor` and `placeholders` (the JSON pointers of placeholder values)" },
+  },
+};
 
 export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  void deps;
-  void openapi;
-  return new Router<AppState>();
+  const reads = readsOf(deps);
+  return mountRoutes(deps, openapi, [
+    defineRoute({
+      method: "get",
+      path: "/api/dpp/:uid/credential",
+      operationId: "getPassportCredential",
+      tag: "Public",
+      auth: "public",
+      summary: "The UNTP Digital Product Passport credential (VC 2.0) of a minted passport",
+      description:
+        "UNTP DPP 0.6.0 as a W3C Verifiable Credential 2.0, issued by the service's did:web (/.well-known/did.json). " +
+        "By default, and for `Accept: application/vc+jwt`, signed as VC-JOSE: a compact JWS (header typ vc+jwt, cty " +
+        "vc, kid the DID's key) whose payload is the credential. `Accept: application/ld+json` or `application/vc` " +
+        "gives the same credential unsigned, as JSON-LD; so does `?format=json`, for a plain link. The passport URL /scan/{uid} answers the same to a client " +
+        "that prefers these types to text/html. Responses vary on Accept. docs/interop.md lists what it carries.",
+      params: uidParam,
+      query: credentialFormatQuery,
+      responses: {
+        "200": { description: "the signed credential (application/vc+jwt); the JSON-LD form for the other media types", contentType: VC_JWT_TYPE, schema: { type: "string" }, example: credentialExample },
+        "404": errorResponse("no minted passport for that UID"),
+        "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
+      },
+      handler: async (ctx) => {
+        ctx.vary("Accept");
+        const format = ctx.query.format;
+        const wanted = format ? FORMAT_TYPES[format] : ctx.accepts(...CREDENTIAL_TYPES);
+        await sendCredential(reads, ctx, ctx.params.uid, wanted === false ? VC_JWT_TYPE : (wanted as CredentialType));
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/dpp/:uid/catena-x",
+      operationId: "getPassportCatenaX",
+      tag: "Public",
+      auth: "public",
+      summary: "A minted passport as a Catena-X generic Digital Product Passport (7.0.0)",
+      description:
+        "Valid against the vendored io.catenax.generic.digital_product_passport 7.0.0 schema. Values the model " +
+        "requires and the service has no data for are placeholders, each listed by JSON pointer in `additionalData` " +
+        "(label `placeholders`); the chain anchor is in `additionalData` too (label `chainAnchor`).",
+      params: uidParam,
+      responses: {
+        "200": { description: "the Catena-X DPP document", schema: catenaXSchema },
+        "404": errorResponse("no minted passport for that UID"),
+        "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
+      },
+      handler: async (ctx) => {
+        const input = await reads.input(ctx.params.uid.toUpperCase());
+        ctx.set("Cache-Control", `public, max-age=${MAX_AGE_SECONDS}`);
+        ctx.body = buildCatenaXPassport(deps.config, input);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/.well-known/did.json",
+      operationId: "getDidDocument",
+      tag: "Public",
+      auth: "public",
+      summary: "The service's did:web document: the public key its credentials are signed with",
+      responses: { "200": { description: "DID document (JsonWebKey2020 verification method)", schema: didDocumentSchema } },
+      handler: async (ctx) => {
+        ctx.set("Cache-Control", "public, max-age=300");
+        ctx.body = await serviceDidDocument(deps.config);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/contexts/passport-registry/v1.jsonld",
+      operationId: "getRegistryContext",
+      tag: "Public",
+      auth: "public",
+      summary: "The JSON-LD context of the service's extension terms in credentials (chain anchor, carbon method)",
+      responses: { "200": { description: "JSON-LD context", contentType: "application/ld+json", schema: { type: "object", required: ["@context"], properties: { "@context": { type: "object" } } } } },
+      handler: (ctx) => {
+        ctx.set("Cache-Control", "public, max-age=3600");
+        ctx.type = "application/ld+json";
+        ctx.body = JSON.stringify(registryContext(deps.config.publicBaseUrl));
+      },
+    }),
+  ]);
 }

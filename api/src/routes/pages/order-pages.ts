@@ -11,6 +11,7 @@ import { ORDERS_SCRIPT_PATH, type PurchaseOffer } from "../../pages/purchase";
 import type { PassportPage } from "../../passports/passport-page";
 import { defineRoute, HTML, NOT_MODIFIED, type Route } from "../define-route";
 import { sendAsset, staticAsset, type StaticAsset } from "../docs/assets";
+import { requestLanguage } from "./language";
 
 /** Read once: the script is static; it is compressed on its first request. */
 const ORDERS_SCRIPT = readFileSync(path.join(__dirname, "..", "..", "assets", "orders.client.js"));
@@ -56,7 +57,7 @@ export function orderPageRoutes(deps: AppDeps): Route[] {
       ],
       responses: { "200": HTML("HTML page"), "422": HTML("not an order id (HTML page)") },
       handler: (ctx) => {
-        sendPage(ctx, orderStatusPage(ctx.params.order_id), "no-store");
+        sendPage(ctx, orderStatusPage(ctx.params.order_id, requestLanguage(ctx)), "no-store");
       },
     }),
     defineRoute({

@@ -16,9 +16,15 @@ import { orderPageRoutes, purchaseOffer } from "./order-pages";
 import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
 import { brandProfile } from "../../brands/brand-profile";
 import { qrSvg } from "../../pages/qr-code";
-import { passportPage } from "../../passports/passport-page";
+import { passportPage, type PassportPage } from "../../passports/passport-page";
 import { checkTap, UNVERIFIED_TAP } from "../../tags/verification";
 import { clientRegionOf } from "../scan/client-region";
+import { requestLanguage } from "./language";
+import { fontAssetRoutes } from "./font-assets";
+import { pickTexts, translatedNames, translationOf } from "../../i18n/product-texts";
+import type { Lang } from "../../i18n/languages";
+import type { MachineLinks } from "../../pages/machine-readable";
+import { credentialNegotiation } from "../interop/router";
 
 export const PASSPORT_ERRORS = {
   notFound: "No product passport has this address. Check the link on the tag or the label, or ask the brand.",
@@ -28,6 +34,20 @@ export const BRAND_ERRORS = {
   notFound: "There is no brand profile at this address.",
   invalid: "A brand address ends in the brand's short name, such as demo-apparel; this one does not.",
 };
+
+/** The product's name and description in `lang`: the brand's translation when there is one, else the anchored words. */
+async function pageTexts(deps: AppDeps, view: PassportPage, lang: Lang): Promise<{ name: string; description: string }> {
+  const translation = await translationOf(deps.db, view.passport.product.id, lang);
+  const { name, description } = pickTexts(view.record.content.product, translation);
+  return { name, description };
+}
+
+/** The interop links of a minted passport (the credential exists only then); with its Digital Link when it has a GTIN. */
+function machineLinks(view: PassportPage): MachineLinks | undefined {
+  if (view.record.blockchain.tx_hash === null) return undefined;
+  const { gtin, lot, serial } = view.passport.product;
+  return { uid: view.record.uid, gtin: gtin ? { gtin, lot, serial } : null };
+}
 
 /** Browsers fetching a page speculatively; a prefetch is not a shopper looking at the product. */
 function isPrefetch(ctx: Context): boolean {
@@ -46,7 +66,10 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
       validate(ctx, async () => {
         const view = await passportPage(deps, ctx.params.uid!);
         const pageUrl = view.record.links.dpp_url;
-        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl }), "public, max-age=5");
+        const lang = requestLanguage(ctx);
+        const texts = await pageTexts(deps, view, lang);
+        const machine = machineLinks(view);
+        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, lang, texts, ...(machine ? { machine } : {}) }), "public, max-age=5");
       }),
     );
 }
@@ -81,7 +104,8 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         "verified on chain) scan.verified. Counting happens after the response; the page is the same whether or not the " +
         "view counted, and with the quota exhausted. HEAD and prefetches check no tap. Cache-Control: no-store.",
       params: uidParam,
-      before: [passportErrors],
+      // A client preferring the UNTP credential to HTML gets it here (routes/interop/router.ts; docs/interop.md).
+      before: [credentialNegotiation(deps), passportErrors],
       responses: passportResponses,
       handler: async (ctx) => {
         const view = await passportPage(deps, ctx.params.uid);
@@ -96,7 +120,14 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         const pageUrl = view.record.links.scan_url;
         const notice = tap.verdict === "unverified" ? undefined : { verdict: tap.verdict, chip: tap.chip };
         const purchase = await purchaseOffer(deps, view);
-        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice, purchase }), "no-store");
+        const lang = requestLanguage(ctx);
+        const texts = await pageTexts(deps, view, lang);
+        const machine = machineLinks(view);
+        sendPage(
+          ctx,
+          scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice, purchase, lang, texts, ...(machine ? { machine } : {}) }),
+          "no-store",
+        );
       },
     }),
     defineRoute({
@@ -108,14 +139,20 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       summary: "Certificate page: token, contract, transaction, data hashes, QR code, PDF link and how to verify independently",
       description: "An existing product whose certificate is not yet issued answers 200 saying so.",
       params: uidParam,
-      before: [passportErrors],
+      // A client preferring the UNTP credential to HTML gets it here (routes/interop/router.ts; docs/interop.md).
+      before: [credentialNegotiation(deps), passportErrors],
       responses: passportResponses,
       handler: async (ctx) => {
         const view = await passportPage(deps, ctx.params.uid);
         const { links } = view.record;
         const issued = view.record.blockchain.tx_hash !== null;
         const issuedAt = view.passport.indexed?.mintedAt ?? view.passport.product.passport_minted_at ?? null;
+        const lang = requestLanguage(ctx);
+        const machine = machineLinks(view);
         const rendered = certificatePage({
+          lang,
+          productName: (await pageTexts(deps, view, lang)).name,
+          ...(machine ? { machine } : {}),
           record: view.record,
           brand: view.brand,
           pageUrl: links.certificate_url,
@@ -151,9 +188,12 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
       handler: async (ctx) => {
         const profile = await brandProfile(deps, ctx.params.slug);
         const pageUrl = brandProfileUrl(config, profile.address);
-        sendPage(ctx, brandProfilePage({ ...profile, pageUrl }), "public, max-age=60");
+        const lang = requestLanguage(ctx);
+        const names = await translatedNames(deps.db, profile.latest.map((p) => p.uid), lang);
+        sendPage(ctx, brandProfilePage({ ...profile, pageUrl, lang, translatedNames: names }), "public, max-age=60");
       },
     }),
     ...orderPageRoutes(deps),
+    ...fontAssetRoutes(),
   ]);
 }

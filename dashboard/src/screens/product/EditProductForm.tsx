@@ -8,6 +8,8 @@ import { focusFirstInvalid, useAction } from "../../ui/hooks";
 import { ActionStatus } from "../../ui/notices";
 import { Section } from "../../ui/Page";
 import { fibresOf, formatFibres, parseFibres } from "../products/fibres";
+import { Gs1Fields } from "../products/Gs1Fields";
+import { TranslationFields } from "../products/TranslationFields";
 
 function formOf(product: ProductDetail) {
   return {
@@ -16,6 +18,11 @@ function formOf(product: ProductDetail) {
     fabric_type: product.fabric_type ?? "",
     care_instructions: product.care_instructions ?? "",
     fibres: formatFibres(fibresOf(product.fiber_composition)),
+    gtin: product.gtin ?? "",
+    lot: product.lot ?? "",
+    serial: product.serial ?? "",
+    bn_name: product.translations.bn?.name ?? "",
+    bn_description: product.translations.bn?.description ?? "",
   };
 }
 
@@ -44,6 +51,12 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
           if (form.fabric_type.trim() !== original.fabric_type) patch.fabric_type = form.fabric_type.trim();
           if (form.care_instructions.trim() !== original.care_instructions) patch.care_instructions = form.care_instructions.trim();
           if (formatFibres(fibres) !== original.fibres) patch.fiber_composition = fibres;
+          // An emptied field is sent empty: it removes the identifier (and a removed GTIN its lot and serial).
+          for (const key of ["gtin", "lot", "serial"] as const) if (form[key].trim() !== original[key]) patch[key] = form[key].trim();
+          // The Bengali pair: an emptied name removes the translation.
+          if (form.bn_name.trim() !== original.bn_name || form.bn_description.trim() !== original.bn_description) {
+            patch.translations = { bn: form.bn_name.trim() ? { name: form.bn_name.trim(), description: form.bn_description.trim() } : null };
+          }
           if (Object.keys(patch).length === 0) {
             void save.run(async () => "Nothing changed.");
             return;
@@ -68,8 +81,10 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
             error={fibreProblem ?? problem("fiber_composition")}
           />
         </div>
+        <Gs1Fields values={form} set={set} problem={problem} digitalLink={product.digital_link} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <TranslationFields values={form} set={set} problem={problem} />
         <ActionStatus action={save} busyText={minted ? "Saving and anchoring…" : "Saving…"} />
         <button type="submit" aria-disabled={save.busy || undefined}>
           {minted ? "Save and re-anchor" : "Save changes"}

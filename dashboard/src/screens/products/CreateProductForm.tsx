@@ -8,8 +8,9 @@ import { focusFirstInvalid, useAction } from "../../ui/hooks";
 import { ActionStatus } from "../../ui/notices";
 import { Section } from "../../ui/Page";
 import { parseFibres } from "./fibres";
+import { Gs1Fields } from "./Gs1Fields";
 
-const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "" };
+const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "", gtin: "", lot: "", serial: "" };
 
 export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => void }) {
   const [form, setForm] = useState(EMPTY);
@@ -34,6 +35,9 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
       ...(form.country.trim() ? { country_of_manufacture: form.country.trim().toUpperCase() } : {}),
       ...(form.factory_id.trim() ? { factory_id: Number(form.factory_id) } : {}),
       ...(fibres.length ? { fiber_composition: fibres as CreateProductBody["fiber_composition"] } : {}),
+      ...(form.gtin.trim() ? { gtin: form.gtin.trim() } : {}),
+      ...(form.lot.trim() ? { lot: form.lot.trim() } : {}),
+      ...(form.serial.trim() ? { serial: form.serial.trim() } : {}),
     };
     void create.run(async () => {
       const product = await dataOf(api.POST("/api/dashboard/products", { body }));
@@ -69,6 +73,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
           <TextField label="Country of manufacture" maxLength={2} hint="Two letters, e.g. BD" value={form.country} onChange={set("country")} error={problem("country_of_manufacture")} />
           <TextField label="Factory ID" type="number" min={1} hint="From the factory registry, if you know it" value={form.factory_id} onChange={set("factory_id")} error={problem("factory_id")} />
         </div>
+        <Gs1Fields values={form} set={set} problem={problem} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
         <ActionStatus action={create} busyText="Creating the product…" />

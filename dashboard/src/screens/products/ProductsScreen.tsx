@@ -70,16 +70,22 @@ export function ProductsScreen() {
     <Page
       title="Products"
       actions={
-        canWrite && (
-          <>
-            <button type="button" aria-expanded={creating} aria-controls="create-product" onClick={() => setCreating((open) => !open)}>
-              {creating ? "Close the new product form" : "Add product"}
-            </button>
-            <Link href="/imports" className="button secondary">
-              Import from CSV
-            </Link>
-          </>
-        )
+        <>
+          {/* Every role may keep a copy: everything in it is public already (docs/archive.md). */}
+          <a href="/api/dashboard/archive" className="button secondary" download>
+            Download passport archive
+          </a>
+          {canWrite && (
+            <>
+              <button type="button" aria-expanded={creating} aria-controls="create-product" onClick={() => setCreating((open) => !open)}>
+                {creating ? "Close the new product form" : "Add product"}
+              </button>
+              <Link href="/imports" className="button secondary">
+                Import from CSV
+              </Link>
+            </>
+          )}
+        </>
       }
     >
       {creating && (

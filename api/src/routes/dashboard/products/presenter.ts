@@ -4,10 +4,12 @@ import type { Config } from "../../../config";
 import type { ImportJobRow } from "../../../imports/service";
 import { brandAddressOf, certificatePageUrl, certificatePdfUrl, explorerTxUrl, type BrandAddress } from "../../../links";
 import type { Overview } from "../../../products/overview";
+import { productDigitalLink } from "../../../gs1/links";
 import type { ProductDetail } from "../../../products/product-detail";
 import type { ProductSummary } from "../../../products/product-list";
 import type { Issuance } from "../../../passports/issuance";
 import type { ScanHistory } from "../../../scans/scan-history";
+import type { ProductTranslations } from "../../../i18n/product-texts";
 
 const iso = (at: Date | string) => new Date(at).toISOString();
 
@@ -26,7 +28,8 @@ export function presentSummary(config: Config, summary: ProductSummary) {
   };
 }
 
-export function presentDetail(config: Config, detail: ProductDetail) {
+/** `translations`: the brand's translations of the name and description (presentation, not anchored). */
+export function presentDetail(config: Config, detail: ProductDetail, translations: ProductTranslations = {}) {
   const { product, record, versions, tag } = detail;
   const { links } = record;
   return {
@@ -51,6 +54,11 @@ export function presentDetail(config: Config, detail: ProductDetail) {
       product.factory_id === null
         ? null
         : { id: Number(product.factory_id), name: product.factory_name, city: product.factory_city, country: product.factory_country?.trim() ?? null },
+    gtin: product.gtin,
+    lot: product.lot,
+    serial: product.serial,
+    digital_link: productDigitalLink(config, product),
+    translations,
     passport: record,
     links: { scan_url: links.scan_url, certificate_url: links.certificate_url, pdf_url: certificatePdfUrl(config, product.uid, brandAddressOf(product)), dpp_url: links.dpp_url },
     versions: versions.map((v) => ({

@@ -7,6 +7,7 @@ import { setPassportStatus } from "../../../products/lifecycle";
 import { createProduct, issueProductCertificate } from "../../../products/product-commands";
 import { productDetail } from "../../../products/product-detail";
 import { editProduct } from "../../../products/product-edits";
+import { checkTranslations, productTranslations, saveProductTranslations } from "../../../i18n/product-texts";
 import { listProducts } from "../../../products/product-list";
 import { assignProductTag } from "../../../tags/service";
 import { actorOf } from "../../../team/service";
@@ -33,7 +34,10 @@ const BAD_UID = errorResponse("malformed UID");
 const CHAIN_UNAVAILABLE = errorResponse("the chain could not be reached or did not confirm in time (SERVICE_UNAVAILABLE); the message says what state the product is in");
 
 export function productRoutes(deps: AppDeps): Route[] {
-  const detail = async (brandId: number, uid: string) => presentDetail(deps.config, await productDetail(deps, brandId, uid));
+  const detail = async (brandId: number, uid: string) => {
+    const product = await productDetail(deps, brandId, uid);
+    return presentDetail(deps.config, product, await productTranslations(deps.db, product.product.id));
+  };
   return [
     defineRoute({
       method: "get",
@@ -67,10 +71,14 @@ export function productRoutes(deps: AppDeps): Route[] {
       bodyExample: { sku: "TS-001", name: "Organic Cotton Tee", category: "t-shirt", fabric_type: "organic cotton", price: 890 },
       responses: {
         "201": { description: "registered", schema: envelopeSchema(productDetailSchema) },
+        "409": errorResponse("another product has the same GTIN and serial (CONFLICT)"),
         "422": errorResponse("missing or invalid fields, named in details"),
       },
       handler: async (ctx) => {
-        const created = await createProduct(deps, ctx.state.brand, actorOf(ctx.state.user), ctx.state.input);
+        const { translations, ...input } = ctx.state.input;
+        checkTranslations(translations);
+        const created = await createProduct(deps, ctx.state.brand, actorOf(ctx.state.user), input);
+        if (translations) await saveProductTranslations(deps.db, ctx.state.brand.id, created.uid, translations);
         ok(ctx, await detail(ctx.state.brand.id, created.uid), 201);
       },
     }),
@@ -106,12 +114,16 @@ export function productRoutes(deps: AppDeps): Route[] {
       responses: {
         "200": { description: "the product after the change", schema: envelopeSchema(productDetailSchema) },
         "404": NOT_FOUND,
-        "409": errorResponse("the certificate is being issued, or another change is still being anchored (CONFLICT)"),
+        "409": errorResponse("the certificate is being issued, another change is still being anchored, or another product has the GTIN and serial (CONFLICT)"),
         "422": errorResponse("malformed UID, or invalid fields, named in details"),
         "503": CHAIN_UNAVAILABLE,
       },
       handler: async (ctx) => {
-        await editProduct(deps, ctx.state.brand.id, actorOf(ctx.state.user), ctx.params.uid, ctx.state.input);
+        // Translations are presentation, not anchored content: an edit of only them sends nothing to the chain.
+        const { translations, ...changes } = ctx.state.input;
+        checkTranslations(translations);
+        if (Object.keys(changes).length > 0) await editProduct(deps, ctx.state.brand.id, actorOf(ctx.state.user), ctx.params.uid, changes);
+        if (translations) await saveProductTranslations(deps.db, ctx.state.brand.id, ctx.params.uid, translations);
         ok(ctx, await detail(ctx.state.brand.id, ctx.params.uid));
       },
     }),

@@ -4,6 +4,7 @@ import type { JsonSchema } from "../../../validation";
 import { publicRecordSchema, uidParam } from "../../dpp/schemas";
 import { createProductBody } from "../../v1/products/schemas";
 import { PAGE_QUERY, TIMESTAMP } from "../base";
+import { translationsOutput } from "../../../i18n/translation-schema";
 
 export { createProductBody, uidParam };
 
@@ -141,6 +142,11 @@ const detailProperties = {
       { type: "null" },
     ],
   },
+  gtin: { type: ["string", "null"], description: "GTIN-14" },
+  lot: { type: ["string", "null"] },
+  serial: { type: ["string", "null"] },
+  digital_link: { ...nullable(url), description: "the product's GS1 Digital Link URI (what its QR code and tag carry), when it has a GTIN" },
+  translations: translationsOutput,
   passport: { ...publicRecordSchema, description: "the public record GET /api/dpp/{uid} serves" },
   links: {
     type: "object",

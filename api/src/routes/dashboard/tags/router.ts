@@ -31,7 +31,7 @@ export function dashboardTagsRouter(deps: AppDeps, openapi: OpenApiRegistry): Ro
       description:
         `At most ${PROVISION_MAX_TAGS} tags. Each tag gets a record (chip, key version; bound to its product when ` +
         "product_uids is given, one per tag in the same order). The CSV's columns: " +
-        `${PROVISIONING_CSV_COLUMNS.join(", ")}. url_template is the product's scan URL, with SDM mirror placeholders ` +
+        `${PROVISIONING_CSV_COLUMNS.join(", ")}. url_template is the product's scan URL (its GS1 Digital Link when it has a GTIN and serial), with SDM mirror placeholders ` +
         "(picc_data, cmac) for NTAG424; the keys (AES-128, hex) are filled in for owners and admins only (permission " +
         "tags.keys) and left empty for editors. Provisioning a tag again gives the current key version's keys. A tag " +
         "UID another brand holds refuses the whole batch (409). The audit log records the batch, never a key.",

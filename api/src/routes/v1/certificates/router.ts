@@ -1,7 +1,6 @@
 // POST /api/v1/certs/issue (spec 4.10): mints the product's passport from the shared wallet and returns spec 2.6.
 import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../../deps";
-import { consumeQuota, refundQuota } from "../../../metering/service";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { defineRoute, mountRoutes } from "../../define-route";
 import { envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
@@ -57,13 +56,7 @@ export function certificatesV1Router(deps: AppDeps, openapi: OpenApiRegistry): R
       handler: async (ctx) => {
         const brand = ctx.state.brand;
         const { uid } = ctx.state.input;
-        let countedIn: string | undefined;
-        const issuance = await issueCertificate(deps, brand.id, uid, {
-          consume: async () => void (countedIn = (await consumeQuota(deps.db, brand.id, "certs", brand.limits)).period),
-          refund: async () => {
-            if (countedIn) await refundQuota(deps.db, brand.id, "certs", countedIn);
-          },
-        });
+        const issuance = await issueCertificate(deps, brand.id, uid, brand.limits);
         ok(ctx, presentIssuance(deps.config, uid.toUpperCase(), issuance, await brandAddress(deps.db, brand.id)), issuance.created ? 201 : 200);
       },
     }),

@@ -8,6 +8,7 @@ import { escapeHtml } from "../../../pages/html";
 import { brandAddressOf, productLinks, type BrandAddress } from "../../../links";
 import { buildPublicRecord } from "../../../passports/public-record";
 import type { PublicPassport } from "../../../passports/public-passport";
+import type { ProductTranslations } from "../../../i18n/product-texts";
 import type { CreatedProduct, CreateProductInput, ProductRow } from "../../../products/service";
 
 export function embedSnippet(uid: string): string {
@@ -40,7 +41,8 @@ function provenanceOf(product: ProductRow): Provenance {
   };
 }
 
-export function presentCertificateRecord(config: Config, passport: PublicPassport) {
+/** `translations`: the brand's translations of the name and description (presentation, not anchored). */
+export function presentCertificateRecord(config: Config, passport: PublicPassport, translations: ProductTranslations = {}) {
   const { product } = passport;
   const chain = buildPublicRecord(config, passport).blockchain;
   return {
@@ -56,6 +58,10 @@ export function presentCertificateRecord(config: Config, passport: PublicPasspor
       description: product.description,
       factory_id: product.factory_id === null ? null : Number(product.factory_id),
       created_at: new Date(product.created_at).toISOString(),
+      gtin: product.gtin,
+      lot: product.lot,
+      serial: product.serial,
+      translations,
     },
     dpp_url: productLinks(config, product.uid, brandAddressOf(product)).dpp_url,
     blockchain: {

@@ -12,7 +12,14 @@ import { brandAddress } from "../../../domains/service";
 import { defineRoute, mountRoutes } from "../../define-route";
 import { API_VERSION, envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
 import { presentCertificateRecord, presentEnrichment, presentRegistration } from "./presenter";
+import { checkTranslations, productTranslations, saveProductTranslations } from "../../../i18n/product-texts";
+import type { PublicPassport } from "../../../passports/public-passport";
 import { certificateRecord, createProductBody, enrichmentRecord, registrationResult, uidParam } from "./schemas";
+
+/** The v1 record of a product with the brand's translations of its name and description. */
+async function certificateRecordWithTranslations(deps: AppDeps, passport: PublicPassport) {
+  return presentCertificateRecord(deps.config, passport, await productTranslations(deps.db, passport.product.id));
+}
 
 export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   // The same short read cache as the public record (indexed-read-cache.ts), keyed by brand and UID.
@@ -61,13 +68,16 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
             meta: { api_version: "1.0", brand_slug: "demo-apparel", timestamp: "2026-11-22T09:00:00.000Z" },
           },
         },
-        "409": errorResponse("the Idempotency-Key was used with another body"),
+        "409": errorResponse("the Idempotency-Key was used with another body, or another product has the GTIN and serial (CONFLICT)"),
         "422": errorResponse("missing or invalid fields, named in details"),
       },
       handler: async (ctx) => {
         const brand = ctx.state.brand;
-        const input = ctx.state.input;
-        const created = await registerProduct(ctx.state.transaction ?? deps.db, brand, input);
+        const { translations, ...input } = ctx.state.input;
+        checkTranslations(translations);
+        const db = ctx.state.transaction ?? deps.db;
+        const created = await registerProduct(db, brand, input);
+        if (translations) await saveProductTranslations(db, brand.id, created.uid, translations);
         ok(ctx, presentRegistration(deps.config, input, created, await brandAddress(deps.db, brand.id)), 201, {
           api_version: API_VERSION,
           brand_slug: brand.slug,
@@ -122,7 +132,7 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
         const uid = ctx.params.uid.toUpperCase();
         const state = await indexer().catch(() => undefined);
         const rendered = await records.read(`${brandId}:${uid}`, state?.indexedBlock, async () =>
-          renderJson({ success: true, data: presentCertificateRecord(deps.config, await productCertificate(deps, brandId, uid, state)) }),
+          renderJson({ success: true, data: await certificateRecordWithTranslations(deps, await productCertificate(deps, brandId, uid, state)) }),
         );
         sendJson(ctx, rendered);
       },

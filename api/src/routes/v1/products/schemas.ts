@@ -2,6 +2,7 @@
 import { EU_FIBRE_NAMES } from "../../../passports/fibres";
 import { CERTIFICATION_CODES } from "../../../factories/reputation";
 import type { JsonSchema } from "../../../validation";
+import { translationsInput, translationsOutput } from "../../../i18n/translation-schema";
 
 const text = (maxLength: number, minLength = 1) => ({ type: "string", minLength, maxLength }) as const;
 
@@ -53,6 +54,13 @@ export const createProductBody = {
     },
     care_instructions: text(500, 0),
     country_of_manufacture: { type: "string", pattern: "^[A-Z]{2}$", maxLength: 2 },
+    // GS1 identifiers (docs/digital-link.md): the check digit and character set are checked by the product rules, so
+    // the error says what is wrong. An empty string is none (an edit removing it).
+    gtin: { type: "string", maxLength: 14, description: "GTIN-8, -12, -13 or -14 with its check digit; stored as GTIN-14" },
+    lot: { type: "string", maxLength: 20, description: "batch or lot number (GS1 AI 10), with a GTIN" },
+    serial: { type: "string", maxLength: 20, description: "serial number (GS1 AI 21), with a GTIN; a GTIN and serial are one item, service-wide" },
+    // Presentation only (docs/languages.md): saved beside the product, never anchored.
+    translations: translationsInput,
   },
 } as const;
 
@@ -109,6 +117,10 @@ export const certificateRecord: JsonSchema = {
         description: { type: ["string", "null"] },
         factory_id: { type: ["integer", "null"] },
         created_at: { type: "string", format: "date-time" },
+        gtin: { type: ["string", "null"], pattern: "^[0-9]{14}$", description: "GTIN-14" },
+        lot: { type: ["string", "null"] },
+        serial: { type: ["string", "null"] },
+        translations: translationsOutput,
       },
     },
     dpp_url: { type: "string", format: "uri" },

@@ -1,0 +1,223 @@
+// The English words of the shopper pages and the certificate PDF. Every key has its Bengali twin in catalogue.bn.ts
+// (the type makes a missing one a compile error); a function takes what the sentence needs.
+import type { CarbonRating } from "../products/carbon";
+import type { TapVerdict } from "../tags/verdicts";
+import { html, type SafeHtml } from "../pages/html";
+
+/** The pieces of the certificate page's "verify yourself" steps that are markup, not words. */
+export type VerifyStepParts = { dppLink: SafeHtml; uid: string; tokenId: SafeHtml; contract: SafeHtml; network: string };
+
+type Words = { headline: string; detail: string };
+const possessive = (name: string) => `${name}'s`;
+const sentenceEnd = (name: string) => `${name}${name.endsWith(".") ? "" : "."}`;
+
+export const EN = {
+  language: "Language",
+  serviceName: "Digital Product Passport",
+  footerTagline: "EU Digital Product Passport · anchored on a public blockchain",
+  elsewhere: (brand: string) => `${brand} elsewhere`,
+  logoAlt: (brand: string) => `${brand} logo`,
+  website: "Website",
+
+  // Scan page
+  verifiedOn: (network: string) => `✓ Verified on ${network}`,
+  beingWritten: (network: string) => `The certificate is being written to ${network}; it shows as verified once confirmed.`,
+  notYetCertified: "Not yet certified",
+  reportedStolen: (brand: string) => `This product has been reported stolen. If it was offered to you, contact ${brand}.`,
+  reportedLost: "This product has been reported lost.",
+  recovered: "This product was reported lost or stolen and has since been recovered.",
+  hashMismatch: "The passport data shown here differs from what was certified on chain.",
+  carbonFootprint: "Carbon footprint",
+  ratingChip: (letter: string) => `Rating ${letter}`,
+  carbonNote: (letter: string, bound: string) => `Estimated cradle-to-gate footprint; rating ${letter} means ${bound}.`,
+  carbonLabels: { A: "Low impact", B: "Moderate", C: "High", D: "Very high" } as Record<CarbonRating, string>,
+  carbonBounds: {
+    A: "at most 2 kg CO2e",
+    B: "at most 5 kg CO2e",
+    C: "at most 10 kg CO2e",
+    D: "more than 10 kg CO2e",
+  } as Record<CarbonRating, string>,
+  fibreComposition: "Fibre composition",
+  certifications: "Certifications",
+  noCertifications: "No certifications declared for this product.",
+  certificationNumber: (number: string) => `no. ${number}`,
+  validUntil: (date: string) => `valid until ${date}`,
+  evidence: "evidence",
+  manufacturer: "Manufacturer",
+  notDeclaredYet: "Not declared yet.",
+  factory: "Factory",
+  location: "Location",
+  attribution: "Attribution",
+  confirmedByFactory: "Confirmed by the factory",
+  declaredByBrand: "Declared by the brand",
+  registry: "Registry",
+  verifiedFactory: "✓ Verified factory",
+  notVerified: "Not verified",
+  supplyChain: "Supply chain",
+  transactionLink: "transaction",
+  stages: {
+    fibre_sourced: "Fibre sourced",
+    spun: "Spun",
+    woven_or_knitted: "Woven or knitted",
+    dyed_or_printed: "Dyed or printed",
+    cut: "Cut",
+    sewn: "Sewn",
+    finished: "Finished",
+    quality_checked: "Quality checked",
+    packed: "Packed",
+    shipped: "Shipped",
+    received: "Received",
+    retail_ready: "Retail ready",
+  } as Record<string, string>,
+  careInstructions: "Care instructions",
+  certificate: "Certificate",
+  viewCertificate: "View certificate",
+  certificateStatus: "Certificate status",
+  downloadPdf: "Download PDF",
+  passportUid: (uid: string) => `Passport ${uid}`,
+  scanDescription: (verified: boolean, carbonLabel: string) =>
+    `${verified ? "Verified" : "Digital"} product passport: ${carbonLabel} carbon footprint, materials, origin and care.`,
+  tagCheck: "Tag check",
+  secureTag: "Secure tag (NTAG 424 DNA): it cannot be copied without the brand's keys.",
+  tapWords: (verdict: TapVerdict, brand: string): Words => {
+    switch (verdict) {
+      case "authentic":
+        return {
+          headline: "Genuine tag",
+          detail: "This page was opened by the secure NFC tag made for this product. The tag signs every tap with a new code, and this one checked out just now.",
+        };
+      case "replayed":
+        return {
+          headline: "This link was used before",
+          detail:
+            "The secure tag makes a new link every time it is tapped, and this one has been opened already. If you are holding the product, tap its tag again: a link sent to you or saved earlier does not show that the product is genuine.",
+        };
+      case "invalid":
+        return {
+          headline: "This tag could not be verified",
+          detail: `The code in this link does not match the secure tag of this product: the tag or the link may be copied or altered. Buy only from sellers you trust, or ask ${sentenceEnd(brand)}`,
+        };
+      case "unknown_tag":
+        return {
+          headline: "Unknown tag",
+          detail: `This link carries a tag code, but no secure tag is registered for this product, so it cannot be checked. Ask ${brand} if the product came with a secure tag.`,
+        };
+      case "not_bound":
+        return {
+          headline: "This tag belongs to another product",
+          detail: `The tag is one of ${possessive(brand)} genuine tags, but it was made for a different item. Check that the tag is attached to the product it came with.`,
+        };
+      case "unverified":
+        return { headline: "Tag not checked", detail: "This page was opened without a secure tag code, so only the passport below is shown." };
+    }
+  },
+
+  // Machine-readable passport block (scan and certificate pages)
+  machineReadable: "Machine-readable passport",
+  machineReadableIntro: "The same passport in open formats, for apps, customs and recyclers:",
+  credentialJwt: "UNTP credential (signed, JWT)",
+  credentialJson: "UNTP credential (JSON-LD)",
+  catenaX: "Catena-X passport (JSON)",
+  digitalLink: "GS1 Digital Link",
+
+  // Certificate page
+  certificateOfAuthenticity: "Certificate of authenticity",
+  brand: "Brand",
+  category: "Category",
+  sku: "SKU",
+  passport: "Passport",
+  onChainRecord: "On-chain record",
+  status: "Status",
+  issuedWaiting: "Issued, waiting for confirmation",
+  tokenId: "Token id",
+  contract: "Contract",
+  network: "Network",
+  networkWithChainId: (network: string, chainId: number) => `${network} (chain id ${chainId})`,
+  transaction: "Transaction",
+  issued: "Issued",
+  dataHashChain: "Data hash (chain)",
+  computedHash: "Computed hash",
+  hashes: "Hashes",
+  notIndexedYet: "not indexed yet",
+  hashesMatch: "✓ match",
+  hashesDiffer: "✗ differ: the data changed since it was certified",
+  shareCertificate: "Share this certificate",
+  qrLabel: "QR code of this certificate's address",
+  downloadCertificatePdf: "Download certificate (PDF)",
+  pdfOnceMinted: "The PDF is available once the passport is minted.",
+  howToVerify: "How to verify this yourself",
+  verifySteps: (p: VerifyStepParts): SafeHtml[] => [
+    html`Download the passport record: ${p.dppLink}.`,
+    html`Serialise its <code>content</code> object as canonical JSON (RFC 8785) and hash the UTF-8 bytes with keccak256.`,
+    html`Compute the token id: <code>tokenId = keccak256(utf8("${p.uid}"))</code> as a uint256 (= ${p.tokenId}).`,
+    html`Call <code>dataHashOf(tokenId)</code> on the contract ${p.contract} on ${p.network}, with any RPC node or block explorer.`,
+    html`The passport is authentic when both hashes are equal. The transaction above shows when and by whom it was anchored.`,
+  ],
+  certificateNotIssued: "Certificate not yet issued",
+  notIssuedText: (brand: string, network: string) =>
+    `This product's passport exists, but ${brand} has not yet issued its certificate on ${network}. Check again later.`,
+  certificateTitle: (product: string, brand: string) => `Certificate of authenticity · ${product} · ${brand}`,
+  certificateDescription: (product: string, brand: string) => `Blockchain certificate of ${product} by ${brand}.`,
+  certificatePendingDescription: (product: string, brand: string) => `${product} by ${brand}: certificate not yet issued.`,
+
+  // Brand profile
+  about: "About",
+  findUs: "Find us",
+  passports: "Passports",
+  productsCount: "products",
+  certifiedOnChain: "certified on chain",
+  latestCertified: "Latest certified products",
+  noCertifiedYet: "No certified products yet.",
+  carbonSummary: (letter: string, label: string, kg: string) => `carbon ${letter} (${label}, ${kg})`,
+  brandDescription: (brand: string) => `${brand}: products with EU Digital Product Passports.`,
+
+  // Purchase section and order page
+  buy: "Buy",
+  pricePrefix: "Price: ",
+  payNeedsScript: "Paying here needs JavaScript. Turn it on, or pay in the shop.",
+  chooseHowToPay: "Choose how to pay:",
+  cashAtTill: "Cash at the till",
+  payAtTill: "Pay at the till",
+  cashierQrAlt: "QR code for the cashier to scan",
+  showCashier: "Show this to the cashier.",
+  cashierScans: "The cashier scans it to confirm your payment. Keep this page open.",
+  yourOrderPage: "Your order's page",
+  order: "Order",
+  yourOrder: "Your order",
+  orderNeedsScript: "This page needs JavaScript to show your order: the order's key stays in your browser and never travels in a link's address.",
+  loadingOrder: "Loading your order…",
+  backToProduct: "Back to the product",
+  receipt: "Receipt",
+  product: "Product",
+  amount: "Amount",
+  paidWith: "Paid with",
+  paid: "Paid",
+  confirmed: "Confirmed",
+  keepReceipt: "Keep this page, or note the order number, in case you need to ask the shop about this payment.",
+
+  // Certificate PDF
+  pdfTitle: "Digital Product Passport — Certificate of Authenticity",
+  pdfProduct: "Product",
+  pdfUid: "UID",
+  pdfIssuedUtc: "Issued (UTC)",
+  pdfScanToOpen: "Scan to open this passport",
+  pdfBlockchainRecord: "Blockchain record",
+  pdfTokenId: "Token ID",
+  pdfDataHash: "Data hash",
+  pdfExplorer: "Explorer",
+  pdfHowToVerify: "How to verify",
+  pdfCarbon: (kg: string, rating: string) => `${kg}, rating ${rating}`,
+  pdfNotKnown: "not known",
+  pdfRecordOnIssuer: (path: string) => `${path} on the service that issued this certificate`,
+  pdfVerifyText: (dppPath: string, contract: string, network: string, chainId: number) =>
+    `Fetch the public passport record at ${dppPath} and take its "content" object. ` +
+    "Serialise it as canonical JSON (RFC 8785), encode it as UTF-8 and compute its keccak256 hash. " +
+    "The result must equal the data hash above, and the data hash stored on chain for this token id " +
+    `in the contract ${contract} on ${network} (chain id ${chainId}); ` +
+    "the transaction above is the one that anchored it. Any edit to the passport content changes the hash.",
+  pdfFooter: (producer: string, brand: string, issuedAt: string) =>
+    `Issued by ${producer} for ${brand} on ${issuedAt}. The record on chain is authoritative; this document is a copy of it.`,
+};
+
+/** The shape both catalogues have: EN's keys with widened types. */
+export type Messages = typeof EN;

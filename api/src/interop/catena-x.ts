@@ -1,0 +1,218 @@
+// Issue 16: a passport as a Catena-X generic Digital Product Passport (io.catenax.generic.digital_product_passport
+// 7.0.0). The model requires much that a garment passport does not hold (street addresses, volumes, recycled shares):
+// such a value is a placeholder, and `additionalData` lists every one by JSON pointer, so no reader takes it for data.
+import { createHash } from "node:crypto";
+import type { Config } from "../config";
+import { brandAddressOf, brandProfileUrl } from "../links";
+import { describeComposition } from "../passports/fibres";
+import { CATEGORY_WEIGHT_KG } from "../products/carbon";
+import { CERTIFICATION_STANDARDS } from "./certifications";
+import { CARBON_METHOD, credentialUrl, type CredentialInput } from "./credential";
+
+export const CATENA_X_SPEC_VERSION = "urn:io.catenax.generic.digital_product_passport:7.0.0";
+
+/** What a required string holds when the service has no value for it (lower case: postcodes must be). */
+export const UNKNOWN = "unknown";
+/** A required date with no value: no expiry is recorded. */
+const NO_DATE = "9999-12-31";
+
+type Json = Record<string, unknown>;
+
+/** The Catena-X DPP 7.0.0 document of a minted passport. */
+export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "domains">, input: CredentialInput): Json {
+  const { passport, record } = input;
+  const { product } = passport;
+  const { content } = record;
+  const placeholders: string[] = [];
+  /** A value the model requires and the service does not have, recorded under its JSON pointer. */
+  const placeholder = <T>(pointer: string, value: T): T => {
+    placeholders.push(pointer);
+    return value;
+  };
+  const address = (pointer: string, place: { city?: string | null; country?: string | null }) => ({
+    thoroughfare: { technicalKey: "OTHER", value: placeholder(`${pointer}/thoroughfare/value`, UNKNOWN), number: placeholder(`${pointer}/thoroughfare/number`, UNKNOWN) },
+    locality: { technicalKey: "CITY", value: place.city ? place.city : placeholder(`${pointer}/locality/value`, UNKNOWN) },
+    country: { shortName: place.country ? place.country : placeholder(`${pointer}/country/shortName`, "") },
+    postCode: { technicalKey: "OTHER", value: placeholder(`${pointer}/postCode/value`, UNKNOWN) },
+  });
+
+  const brand = brandAddressOf(product);
+  const brandUrl = brandProfileUrl(config, brand);
+  const mintedAt = new Date(passport.indexed?.mintedAt ?? product.passport_minted_at ?? 0);
+  const maker = content.manufacturer;
+  const makerId = maker ? `${config.publicBaseUrl}/api/factory/${maker.factory_id}/reputation` : undefined;
+  const facilities = maker
+    ? [{ facilityIdentification: makerId, facilityAddress: address("/operation/manufacturing/facilities/0/facilityAddress", { city: maker.city, country: maker.country }) }]
+    : [];
+  const weightKg = CATEGORY_WEIGHT_KG[content.product.category.trim().toLowerCase()];
+  const weight = (pointer: string) =>
+    weightKg === undefined ? { value: placeholder(`${pointer}/value`, 0), unit: "unit:kilogram" } : { value: weightKg, unit: "unit:kilogram" };
+
+  const document: Json = {
+    metadata: {
+      version: String(record.blockchain.data_hash_version ?? 1),
+      passportStatus: "approved",
+      expirationDate: placeholder("/metadata/expirationDate", NO_DATE),
+      issueDate: mintedAt.toISOString().slice(0, 10),
+      passportIdentifier: `urn:uuid:${nameBasedUuid(record.links.dpp_url)}`,
+      predecessor: { applicable: false },
+      // The same passport in another format, served by the same service; the chain anchor outlives both.
+      backupReference: credentialUrl(config, product.uid),
+      language: "en",
+      economicOperator: {
+        economicOperatorIdentification: brandUrl,
+        economicOperatorNames: [content.brand.name],
+        economicOperatorAddress: address("/metadata/economicOperator/economicOperatorAddress", {}),
+        economicOperatorContact: { website: brandUrl },
+      },
+      specVersion: CATENA_X_SPEC_VERSION,
+    },
+    identification: {
+      serialInformation: [{ key: "partInstanceId", value: product.serial ?? product.uid }],
+      ...(product.lot ? { batchInformation: [{ key: "batchId", value: product.lot }] } : {}),
+      partTypeInformation: { manufacturerPartId: content.product.sku, nameAtManufacturer: content.product.name },
+      partClassification: [{ standard: "Passport Registry garment category", id: content.product.category }],
+      productImages: [],
+      codes: [{ key: "UID", value: product.uid, description: "Passport Registry product UID" }, ...(product.gtin ? [{ key: "GTIN", value: product.gtin, description: "GTIN-14" }] : [])],
+      dataCarriers: record.blockchain.nfc_tag_hash ? [{ carrierType: "NFC tag (NTAG 424 DNA)", carrierPositions: [] }] : [],
+    },
+    operation: {
+      manufacturing: {
+        facilities,
+        // The brand places the garment on the market under its name: the manufacturer in the EU's sense.
+        manufacturer: {
+          manufacturerIdentification: brandUrl,
+          manufacturerNames: [content.brand.name],
+          manufacturerAddress: address("/operation/manufacturing/manufacturer/manufacturerAddress", {}),
+          manufacturerContact: { website: brandUrl },
+        },
+      },
+      import: { applicable: placeholder("/operation/import/applicable", false) },
+      extendedProducerResponsibilityScheme: { applicable: placeholder("/operation/extendedProducerResponsibilityScheme/applicable", false) },
+    },
+    handling: { applicable: placeholder("/handling/applicable", false) },
+    characteristics: {
+      lifespan: [],
+      physicalDimension: {
+        grossWeight: weight("/characteristics/physicalDimension/grossWeight"),
+        grossVolume: { value: placeholder("/characteristics/physicalDimension/grossVolume/value", 0), unit: "unit:litre" },
+        weight: weight("/characteristics/physicalDimension/weight"),
+        volume: { value: placeholder("/characteristics/physicalDimension/volume/value", 0), unit: "unit:litre" },
+      },
+      physicalState: "solid",
+      otherCharacteristics: [
+        { otherCharacteristicName: "fibre composition", otherCharacteristicOutcome: describeComposition(content.fiber_composition) },
+        { otherCharacteristicName: "care instructions", otherCharacteristicOutcome: content.care_instructions },
+        ...(content.product.fabric_type ? [{ otherCharacteristicName: "fabric type", otherCharacteristicOutcome: content.product.fabric_type }] : []),
+        ...(weightKg !== undefined ? [{ otherCharacteristicName: "weight basis", otherCharacteristicOutcome: "typical finished weight of the garment category (an estimate, not a measurement)" }] : []),
+      ],
+    },
+    commercial: {
+      purpose: [content.product.category],
+      recallInformation: { applicable: placeholder("/commercial/recallInformation/applicable", false) },
+    },
+    sustainability: {
+      productStatus: "original",
+      productFootprint: {
+        carbon: [
+          {
+            value: content.carbon.kg_co2e,
+            rulebook: [{ header: "Carbon model (estimate)", contentType: "text/plain", content: CARBON_METHOD }],
+            lifecycle: "cradle-to-gate",
+            unit: "kg CO2e per item",
+            type: "Climate Change Total",
+            performanceClass: content.carbon.rating,
+            manufacturingPlant: facilities,
+            declaration: [],
+          },
+        ],
+      },
+      reusability: { applicable: placeholder("/sustainability/reusability/applicable", false) },
+      recycleabilityPerformance: { applicable: placeholder("/sustainability/recycleabilityPerformance/applicable", false) },
+    },
+    sources: [
+      { header: "Anchored passport record (JSON)", category: "Link to Databases or Systems", contentType: "URL", content: record.links.dpp_url },
+      { header: "UNTP Digital Product Passport credential", category: "Link to Databases or Systems", contentType: "URL", content: credentialUrl(config, product.uid) },
+      { header: "Certificate page", category: "Certifications and Compliance", contentType: "URL", content: record.links.certificate_url },
+      ...record.supply_chain_events.map((event) => ({
+        header: `Supply-chain step ${event.stage} (on-chain transaction)`.slice(0, 100),
+        category: "Supply Chain Information",
+        contentType: "URL",
+        content: event.explorer_url,
+      })),
+    ],
+    compliances: [
+      ...content.certifications.map((certification) => ({
+        requirementName: CERTIFICATION_STANDARDS[certification.code]?.name ?? certification.code,
+        complianceStatement: `${certification.code} certificate ${certification.number} issued by ${certification.issuer}, valid until ${certification.valid_until}; declared by the brand.`,
+        complianceCountries: [],
+        ...(certification.evidence_url ? { complianceDocuments: [{ header: `${certification.code} certificate`, contentType: "URL", content: certification.evidence_url }] } : {}),
+      })),
+      ...input.factoryCertifications.map((code) => ({
+        requirementName: CERTIFICATION_STANDARDS[code]?.name ?? code,
+        complianceStatement: `${maker?.name ?? "The maker"} holds ${code} certification, as recorded in the on-chain factory registry (${input.factoryVerified ? "verified" : "not verified"} by its administrators).`,
+        complianceCountries: [],
+      })),
+    ],
+    composition: {
+      componentInformation: { applicable: false },
+      materialInformation: {
+        materials: content.fiber_composition.map((share, index) => ({
+          recycled: placeholder(`/composition/materialInformation/materials/${index}/recycled`, 0),
+          materialIdentifications: [],
+          materialDocuments: [],
+          substancesOfConcernInformation: { applicable: placeholder(`/composition/materialInformation/materials/${index}/substancesOfConcernInformation/applicable`, false) },
+          materialType: "textile fibre",
+          materialOrigin: share.fiber,
+          declarableIngredient: { applicable: placeholder(`/composition/materialInformation/materials/${index}/declarableIngredient/applicable`, false) },
+          concentrationInformation: { concentration: { concentrationValue: share.percent, concentrationUnit: "unit:percent" } },
+        })),
+      },
+    },
+  };
+  document.additionalData = [chainAnchorData(input), placeholderData(placeholders)];
+  return document;
+}
+
+/** The chain anchor, which the model has no block for. */
+function chainAnchorData(input: CredentialInput): Json {
+  const { blockchain } = input.record;
+  const text = (label: string, description: string, data: string | number | null) =>
+    data === null ? [] : [{ label, description, type: { dataType: typeof data === "number" ? "xsd:integer" : "xsd:string" }, data: String(data) }];
+  return {
+    label: "chainAnchor",
+    description: "The passport's content hash anchored on chain: keccak256 of the RFC 8785 canonical JSON of `content` in the anchored record.",
+    type: { dataType: "object" },
+    children: [
+      ...text("network", "network name", blockchain.network),
+      ...text("chainId", "EVM chain id", blockchain.chain_id),
+      ...text("contract", "ERC-721 passport contract", blockchain.contract),
+      ...text("tokenId", "token id", blockchain.token_id),
+      ...text("dataHash", "content hash held on chain", blockchain.data_hash ?? input.passport.product.passport_data_hash),
+      ...text("transactionHash", "mint transaction", blockchain.tx_hash),
+      ...text("explorerURL", "the transaction on a block explorer", blockchain.explorer_url),
+    ],
+  };
+}
+
+/** The list of placeholder values, so a reader can tell them from data. */
+function placeholderData(pointers: string[]): Json {
+  return {
+    label: "placeholders",
+    description:
+      "Values this document must hold under the Catena-X schema but the service has no data for. Each child names " +
+      "one by JSON pointer; its value there is a placeholder (\"unknown\", \"\", 0, false or 9999-12-31), not data.",
+    type: { dataType: "array" },
+    children: pointers.map((pointer) => ({ label: pointer, description: "placeholder: no data", type: { dataType: "xsd:string" } })),
+  };
+}
+
+/** A name-based (version 5, SHA-1) UUID of a URL (RFC 9562, URL namespace): the same passport, the same identifier. */
+export function nameBasedUuid(name: string): string {
+  const namespace = Buffer.from("6ba7b8119dad11d180b400c04fd430c8", "hex");
+  const bytes = createHash("sha1").update(namespace).update(name, "utf8").digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,317 @@
+// The mint pump: turns pending issuance claims into mint transactions through the ledger, in every process. Inside
+// the ledger's transaction it locks the oldest unlinked claims (SKIP LOCKED, one factory id, at most 50), builds one
+// mint or mintBatch and links them to the ledger row, so a claim made on any replica rides in exactly one
+// transaction. Woken at once by a local claim, and by a slow poll for claims of other (or crashed) processes. Also
+// what happens to claims when their transaction is mined, final, reverted, reorganised away or superseded.
+import type { TransactionReceipt } from "ethers";
+import type { AppDeps } from "../deps";
+import type { Knex } from "../db/knex";
+import { LedgerSuperseded, LedgerWaitTimeout, type LedgerHandler, type LedgerRow } from "../chain/ledger";
+import { LedgerMonitor } from "../chain/ledger-monitor";
+import { brandAddress } from "../domains/service";
+import { certificatePageUrl, certificatePdfUrl, explorerTxUrl } from "../links";
+import { refundQuota } from "../metering/service";
+import { certIssuedPayload } from "../webhooks/events";
+import { enqueueEvent } from "../webhooks/outbox";
+import {
+  claimsOfTransaction,
+  claimsToRecheck,
+  clearRecheck,
+  hasUnlinkedClaims,
+  failClaim,
+  findIssuedProduct,
+  linkClaims,
+  lockMintClaims,
+  markClaimsMinted,
+  markClaimsUnminted,
+  markEventsSent,
+  markMintedRow,
+  unlinkClaims,
+  type IssuanceRow,
+} from "./issuance.repo";
+
+/** Largest batch sent at once (the contract allows 200; 50 keeps one transaction well inside any block). */
+const MAX_BATCH = 50;
+/** Gas of a single mint to the custodian is ~57,000 and of a batch ~28,000 per passport (.gas-snapshot). */
+const SINGLE_MINT_GAS = 120_000n;
+const BATCH_BASE_GAS = 80_000n;
+const BATCH_GAS_PER_PASSPORT = 40_000n;
+/** A claim carried by this many reverted transactions fails for good (its quota unit is refunded). */
+const MAX_MINT_ATTEMPTS = 3;
+/** How long the sending process follows its own transaction before leaving it to the monitor. */
+const FOLLOW_MS = 120_000;
+
+export const MINT_PURPOSES = ["mint", "mint_batch"] as const;
+
+export class MintPump {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly following = new Set<Promise<unknown>>();
+  private readonly waiters = new Set<() => void>();
+  /** Counts settlements in this process, so a waiter that read its row before one does not sleep through it. */
+  private settlements = 0;
+
+  constructor(private readonly deps: AppDeps) {
+    deps.chain.ledger.register(issuanceHandler(deps, () => this.notify()));
+  }
+
+  /** Sends what is claimed now (coalesced: a wake during a run makes one more run). */
+  wake(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Polls for claims other processes left, every `intervalMs`, until `stop`. */
+  start(intervalMs: number): void {
+    const tick = () => {
+      this.wake();
+      this.timer = setTimeout(tick, intervalMs);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await Promise.allSettled([...this.following]);
+  }
+
+  /** The settlement count now: pass it to `settledOrTimeout` after reading a row. */
+  get generation(): number {
+    return this.settlements;
+  }
+
+  /**
+   * Resolves when this process settles a transaction (at once if it did since `generation`), or after `ms`: a waiter
+   * then re-reads its row.
+   */
+  settledOrTimeout(ms: number, generation: number): Promise<void> {
+    if (this.settlements !== generation) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  private notify(): void {
+    this.settlements += 1;
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      await this.recheck();
+      while ((await hasUnlinkedClaims(this.deps.db)) && (await this.sendBatch()));
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, "mint pump run failed; the next wake or poll retries");
+    }
+  }
+
+  /**
+   * Claims that may be on chain already are adopted from the chain, or released to be minted. One that cannot be
+   * looked at now (the node refuses its log query) stays for the next run and does not hold up the other claims.
+   */
+  private async recheck(): Promise<void> {
+    const rows = await claimsToRecheck(this.deps.db, MAX_BATCH);
+    if (rows.length === 0) return;
+    const { passport } = this.deps.chain.contracts();
+    for (const row of rows) {
+      try {
+        if (await passport.exists(row.token_id)) await settleFromChain(this.deps, row);
+        else await clearRecheck(this.deps.db, row.product_id);
+      } catch (error) {
+        this.deps.logger.warn({ err: error, tokenId: row.token_id }, "could not look at a claim on chain; the next run retries");
+      }
+    }
+    this.notify();
+  }
+
+  /** One batch: true when a transaction was sent (there may be more claims), false when none was waiting. */
+  private async sendBatch(): Promise<boolean> {
+    const { passport } = this.deps.chain.contracts();
+    const custodian = this.deps.chain.ledger.address;
+    const row = await this.deps.chain.ledger.send(async (trx) => {
+      const claims = await lockMintClaims(trx, MAX_BATCH);
+      if (claims.length === 0) return undefined;
+      const factoryId = claims[0]!.factory_id;
+      const to = await passport.getAddress();
+      const call =
+        claims.length === 1
+          ? {
+              purpose: "mint",
+              to,
+              data: passport.interface.encodeFunctionData("mint", [custodian, claims[0]!.token_id, factoryId, claims[0]!.data_hash]),
+              gasLimit: SINGLE_MINT_GAS,
+            }
+          : {
+              purpose: "mint_batch",
+              to,
+              data: passport.interface.encodeFunctionData("mintBatch", [custodian, factoryId, claims.map((c) => c.token_id), claims.map((c) => c.data_hash)]),
+              gasLimit: BATCH_BASE_GAS + BATCH_GAS_PER_PASSPORT * BigInt(claims.length),
+            };
+      return { call, link: (t: Knex, sent: LedgerRow) => linkClaims(t, claims.map((c) => c.product_id), sent) };
+    });
+    if (!row) return false;
+    const follow = this.follow(row).finally(() => this.following.delete(follow));
+    this.following.add(follow);
+    return true;
+  }
+
+  /** The sending process records its own receipt at once (the monitor would, a tick later). */
+  private async follow(row: LedgerRow): Promise<void> {
+    const { ledger } = this.deps.chain;
+    try {
+      const receipt = await ledger.wait(row.id, { timeoutMs: FOLLOW_MS, pollMs: 50 });
+      // At one confirmation the receipt's own block is deep enough: no need to ask for the head.
+      const head = ledger.confirmations <= 1 ? receipt.blockNumber : await this.deps.provider.getBlockNumber();
+      await ledger.recordReceipt(row, receipt, Math.max(head, receipt.blockNumber));
+    } catch (error) {
+      if (error instanceof LedgerWaitTimeout || error instanceof LedgerSuperseded) return;
+      this.deps.logger.warn({ err: error, txHash: row.tx_hash }, "following a mint failed; the ledger monitor settles it");
+    }
+  }
+}
+
+const pumps = new WeakMap<object, MintPump>();
+
+/** This process's pump for the deps' chain (one per ChainAccess); it registers the issuance handler with the ledger. */
+export function mintPumpOf(deps: AppDeps): MintPump {
+  let pump = pumps.get(deps.chain);
+  if (!pump) {
+    pump = new MintPump(deps);
+    pumps.set(deps.chain, pump);
+  }
+  return pump;
+}
+
+/** What a mint transaction's fate does to the claims it carries. */
+function issuanceHandler(deps: AppDeps, notify: () => void): LedgerHandler {
+  // Set when a revert or a supersession put claims back: the pump then mints them again once that commits.
+  let released = false;
+  return {
+    purposes: MINT_PURPOSES,
+    mined: async (trx, row, receipt: TransactionReceipt) => {
+      await markClaimsMinted(trx, row.id, { txHash: receipt.hash.toLowerCase(), blockNumber: receipt.blockNumber });
+    },
+    // Chain-derived events go out only at the confirmation depth, and once: a reorg deeper than it does not resend.
+    final: async (trx, row) => {
+      for (const claim of await claimsOfTransaction(trx, row.id)) {
+        if (claim.status !== "minted" || claim.events_sent) continue;
+        await enqueueCertIssued(trx, deps, claim, claim);
+        await markEventsSent(trx, claim.product_id);
+      }
+    },
+    // A reverted mint (a duplicate in the batch, a factory the contract refuses): its claims go back to the pump,
+    // which looks at the chain first; after a few reverts a claim fails for good and its quota unit is refunded.
+    reverted: async (trx, row) => {
+      for (const claim of await claimsOfTransaction(trx, row.id)) {
+        if (claim.status !== "pending") continue;
+        if (claim.mint_attempts + 1 >= MAX_MINT_ATTEMPTS) {
+          const period = await failClaim(trx, claim.product_id, `mint transaction ${row.mined_hash ?? row.tx_hash} reverted`);
+          if (period) await refundQuota(trx, claim.brand_id, "certs", period);
+        } else {
+          await unlinkClaims(trx, [claim.product_id], `mint transaction ${row.mined_hash ?? row.tx_hash} reverted`);
+          released = true;
+        }
+      }
+    },
+    unmined: async (trx, row) => {
+      await markClaimsUnminted(trx, row.id);
+    },
+    superseded: async (trx, row) => {
+      const claims = await claimsOfTransaction(trx, row.id);
+      await unlinkClaims(
+        trx,
+        claims.filter((c) => c.status === "pending").map((c) => c.product_id),
+        null,
+      );
+      released = true;
+    },
+    settled: () => {
+      notify();
+      if (!released) return;
+      released = false;
+      mintPumpOf(deps).wake();
+    },
+  };
+}
+
+/** `cert.issued` for a minted claim, with the same payload and dedupe key as ever: sent once per UID. */
+async function enqueueCertIssued(trx: Knex, deps: AppDeps, product: { uid: string; brand_id: number }, minted: IssuanceRow): Promise<void> {
+  const { config } = deps;
+  const brand = await brandAddress(trx, product.brand_id);
+  await enqueueEvent(trx, {
+    brandId: product.brand_id,
+    type: "cert.issued",
+    dedupeKey: `cert.issued:${product.uid}`,
+    payload: certIssuedPayload({
+      uid: product.uid,
+      txHash: minted.tx_hash!,
+      tokenId: minted.token_id,
+      networkUrl: explorerTxUrl(config, minted.tx_hash!),
+      certificateUrl: certificatePageUrl(config, product.uid, brand),
+      certificatePdfUrl: certificatePdfUrl(config, product.uid, brand),
+      at: new Date(),
+    }),
+  });
+}
+
+/** Marks a claim minted from what the chain says (its token's PassportMinted log), with its event. */
+async function settleFromChain(deps: AppDeps, row: IssuanceRow): Promise<void> {
+  const { passport, deployment } = deps.chain.contracts();
+  const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deployment.startBlock);
+  const log = logs[0];
+  if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
+  const onChainHash = await passport.dataHashOf(row.token_id);
+  const product = (await findIssuedProduct(deps.db, row.product_id))!;
+  await deps.db.transaction(async (trx) => {
+    const minted = await markMintedRow(trx, row.product_id, {
+      tx_hash: log.transactionHash,
+      block_number: log.blockNumber,
+      data_hash: onChainHash,
+      recheck_chain: false,
+      events_sent: true,
+    });
+    await enqueueCertIssued(trx, deps, product, minted);
+  });
+  deps.logger.info({ tokenId: row.token_id }, "claim settled from the chain: minted already");
+}
+
+export type LedgerWork = { pump: MintPump; monitor: LedgerMonitor; stop: () => Promise<void> };
+
+/**
+ * What every API process runs for the shared wallet: its mint pump (polling for claims of other processes) and a
+ * candidate ledger monitor (one process wins each tick). Nothing is kept in memory that a restart would need.
+ */
+export function startLedgerWork(deps: AppDeps): LedgerWork {
+  const pump = mintPumpOf(deps);
+  const settings = deps.config.chainLedger;
+  const monitor = new LedgerMonitor({ ledger: deps.chain.ledger, settings, logger: deps.logger });
+  pump.start(settings.monitorIntervalMs);
+  monitor.start();
+  return {
+    pump,
+    monitor,
+    stop: async () => {
+      await monitor.stop();
+      await pump.stop();
+    },
+  };
+}

@@ -1,0 +1,254 @@
+// The GS1 Digital Link resolver on the seeded stack: a browser is redirected to the passport page, a client asking
+// for the linkset gets one (RFC 9264, checked against the schema below), ?linkType picks one link, a wrong check
+// digit is a 400, an unknown item a 404, a brand's host resolves only its own products, and the well-known
+// resolver description.
+import http from "node:http";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { expect } from "chai";
+import { createBrand } from "../../api/src/brands/service";
+import { insertDomain } from "../../api/src/domains/domains.repo";
+import { registerProduct } from "../../api/src/products/service";
+import { emulateTap } from "../../scripts/lib/tap-emulator";
+import { sharedStack, type SeededStack } from "../support/shared-stack";
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** GET without following redirects; `host` sets the Host header (fetch cannot). */
+function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path, headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/**
+ * RFC 9264 section 4.2 (application/linkset+json), written out here: no GS1 linkset JSON schema was found in a
+ * public repository to vendor, so the shape is checked against the RFC's rules and GS1 resolver 1.2's use of them.
+ */
+const LINKSET_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["linkset"],
+  properties: {
+    linkset: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["anchor"],
+        properties: { anchor: { type: "string", format: "uri" } },
+        additionalProperties: {
+          type: "array",
+          minItems: 1,
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["href"],
+            properties: {
+              href: { type: "string", format: "uri" },
+              type: { type: "string", pattern: "^[a-z]+/[a-z0-9.+-]+$" },
+              hreflang: { type: "array", minItems: 1, items: { type: "string", pattern: "^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$" } },
+              title: { type: "string", minLength: 1 },
+            },
+          },
+        },
+        // Relation types: registered names (lower case) or absolute URIs (section 4.2.2).
+        propertyNames: { pattern: "^(?:anchor|[a-z][a-z0-9.-]*|https?://.+)$" },
+      },
+    },
+  },
+};
+
+const GS1 = "https://gs1.org/voc/";
+
+describe("GS1 Digital Link resolver", () => {
+  let stack: SeededStack;
+  let base: string;
+  const validLinkset = addFormats(new Ajv2020({ allErrors: true, strict: true })).compile(LINKSET_SCHEMA);
+  // The demo shirt: minted, GTIN 09520123000103, serial OXF-0001; the saree has a lot; the sweater is not minted.
+  const SHIRT = { uid: "DEMO-7K3M9Q2X", path: "/01/09520123000103/21/OXF-0001" };
+  const SAREE = { uid: "DEMO-4VH8N1TR", path: "/01/09520123000202/10/JAM2026-07/21/SAR-0014" };
+  const SWEATER = { uid: "DEMO-6MJ4R8YA", path: "/01/09520123000400/21/KNT-0031" };
+  const OTHER = { host: "shop.gs1-other.test", gtin: "04006381333931", serial: "OTHER-1", uid: "" };
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    base = stack.api.url;
+    // Another brand with a verified custom domain and its own item.
+    const other = await createBrand(stack.api.db, { slug: "gs1-other", name: "Other GS1 Brand", uidPrefix: "GSO", plan: "growth" });
+    OTHER.uid = (
+      await registerProduct(stack.api.db, { id: other.brand.id, slug: "gs1-other", uidPrefix: "GSO" }, {
+        sku: "GSO-1", name: "Other shirt", category: "shirt", price: 10, gtin: "4006381333931", serial: OTHER.serial,
+      })
+    ).uid;
+    await insertDomain(stack.api.db, { brandId: other.brand.id, hostname: OTHER.host, verifyToken: "0".repeat(32) });
+    await stack.api.db("app.custom_domains").where({ hostname: OTHER.host }).update({ status: "verified", verified_at: stack.api.db.fn.now(), next_check_at: null });
+  });
+
+  it("seeds the demo products with their GTIN and serial, as .data/demo.json lists them", () => {
+    const shirt = stack.demo.products.find((p) => p.uid === SHIRT.uid)!;
+    expect(shirt).to.include({ gtin: "09520123000103", serial: "OXF-0001", minted: true });
+    expect(stack.demo.products.filter((p) => p.gtin && p.serial).length).to.be.at.least(3);
+  });
+
+  describe("an item's link (/01/{gtin}/21/{serial})", () => {
+    it("redirects a browser (307) to the passport page, names the linkset in Link and varies on Accept", async () => {
+      const res = await get(base, SHIRT.path, { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
+      expect(res.status).to.equal(307);
+      expect(res.headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
+      expect(res.headers.link).to.contain(`<${base}${SHIRT.path}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
+      expect(res.headers.vary).to.match(/accept/i);
+      expect(res.headers["access-control-allow-origin"]).to.equal("*");
+      // A client that says nothing (*/*) is a browser too.
+      expect((await get(base, SHIRT.path)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
+    });
+
+    it("answers the RFC 9264 linkset to Accept: application/linkset+json, listing page, credential, certificate and brand", async () => {
+      const res = await get(base, SHIRT.path, { Accept: "application/linkset+json" });
+      expect(res.status).to.equal(200);
+      expect(res.headers["content-type"]).to.match(/^application\/linkset\+json/);
+      const body = JSON.parse(res.body) as { linkset: Array<Record<string, Array<{ href: string; type?: string }>> & { anchor: string }> };
+      expect(validLinkset(body), JSON.stringify(validLinkset.errors)).to.equal(true);
+      const [context] = body.linkset;
+      expect(context!.anchor).to.equal(`${base}${SHIRT.path}`);
+      expect(context![`${GS1}defaultLink`]![0]!.href).to.equal(`${base}/scan/${SHIRT.uid}`);
+      expect(context![`${GS1}pip`]![0]).to.include({ href: `${base}/scan/${SHIRT.uid}`, type: "text/html" });
+      const dpp = context![`${GS1}dpp`]!;
+      expect(dpp.map((l) => l.type)).to.include.members(["application/vc+jwt", "application/ld+json"]);
+      expect(dpp[0]!.href).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      expect(context!.dpp, "IANA dpp lists the same targets").to.deep.equal(dpp);
+      expect(context![`${GS1}certificationInfo`]!.map((l) => l.href)).to.deep.equal([`${base}/dpp-certificate/${SHIRT.uid}`, `${base}/certificates/${SHIRT.uid}.pdf`]);
+      expect(context![`${GS1}homepage`]![0]!.href).to.equal(`${base}/brand/demo-apparel`);
+    });
+
+    it("answers the linkset to ?linkType=linkset (and all) whatever the Accept header", async () => {
+      for (const type of ["linkset", "all"]) {
+        const res = await get(base, `${SHIRT.path}?linkType=${type}`, { Accept: "text/html" });
+        expect(res.status).to.equal(200);
+        expect(validLinkset(JSON.parse(res.body))).to.equal(true);
+      }
+    });
+
+    it("redirects to the link ?linkType names, and to the default link for a type the item lacks", async () => {
+      const location = async (linkType: string) => (await get(base, `${SHIRT.path}?linkType=${encodeURIComponent(linkType)}`)).headers.location;
+      expect(await location("gs1:dpp")).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      expect(await location("dpp")).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      expect(await location(`${GS1}dpp`)).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      expect(await location("gs1:certificationInfo")).to.equal(`${base}/dpp-certificate/${SHIRT.uid}`);
+      expect(await location("gs1:homepage")).to.equal(`${base}/brand/demo-apparel`);
+      expect(await location("gs1:recipeInfo")).to.equal(`${base}/scan/${SHIRT.uid}`);
+    });
+
+    it("passes a tag's SUN parameters on to the passport page, which checks them; nothing else is passed on", async () => {
+      const tag = stack.demo.tags.find((t) => t.product_uid === SHIRT.uid)!;
+      const tap = emulateTap({ uid: tag.tag_uid, counter: 7, keys: { sdmMetaRead: Buffer.from(tag.sdm_meta_read_key!, "hex"), sdmFileRead: Buffer.from(tag.sdm_file_read_key!, "hex") } });
+      const res = await get(base, `${SHIRT.path}?picc_data=${tap.picc_data}&cmac=${tap.cmac}&utm_source=label`);
+      expect(res.status).to.equal(307);
+      expect(res.headers.location).to.equal(`${base}/scan/${SHIRT.uid}?picc_data=${tap.picc_data}&cmac=${tap.cmac}`);
+      // Not to the credential: only the page checks taps.
+      expect((await get(base, `${SHIRT.path}?linkType=gs1:dpp&picc_data=${tap.picc_data}&cmac=${tap.cmac}`)).headers.location).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+    });
+
+    it("offers no credential for a passport not minted yet", async () => {
+      const body = JSON.parse((await get(base, SWEATER.path, { Accept: "application/linkset+json" })).body) as { linkset: Array<Record<string, unknown>> };
+      expect(body.linkset[0]).to.have.property(`${GS1}pip`);
+      expect(body.linkset[0]).not.to.have.property(`${GS1}dpp`);
+      expect(body.linkset[0]).not.to.have.property("dpp");
+      expect((await get(base, `${SWEATER.path}?linkType=gs1:dpp`)).headers.location).to.equal(`${base}/scan/${SWEATER.uid}`);
+    });
+
+    it("resolves a lot-and-serial link, and nothing for a lot the item does not have", async () => {
+      expect((await get(base, SAREE.path)).headers.location).to.equal(`${base}/scan/${SAREE.uid}`);
+      expect((await get(base, "/01/09520123000202/10/OTHER-LOT/21/SAR-0014", { Accept: "application/json" })).status).to.equal(404);
+    });
+
+    it("accepts a GTIN-13 in the path, anchoring the linkset at the GTIN-14 form", async () => {
+      const res = await get(base, "/01/9520123000103/21/OXF-0001", { Accept: "application/linkset+json" });
+      expect(res.status).to.equal(200);
+      expect((JSON.parse(res.body) as { linkset: Array<{ anchor: string }> }).linkset[0]!.anchor).to.equal(`${base}${SHIRT.path}`);
+      expect(res.headers.link).to.contain(`<${base}${SHIRT.path}>; rel="owl:sameAs"`);
+    });
+  });
+
+  describe("errors", () => {
+    it("refuses a GTIN with a wrong check digit: 400 INVALID_DIGITAL_LINK naming the right digit", async () => {
+      const res = await get(base, "/01/09520123000104/21/OXF-0001", { Accept: "application/json" });
+      expect(res.status).to.equal(400);
+      const { error } = JSON.parse(res.body) as { error: { code: string; message: string; details: Array<{ field: string; problem: string }> } };
+      expect(error.code).to.equal("INVALID_DIGITAL_LINK");
+      expect(error.details).to.deep.equal([{ field: "gtin", problem: "has a wrong check digit (the last digit should be 3)" }]);
+      for (const path of ["/01/123/21/X", "/01/0952012300010A/21/X"]) expect((await get(base, path, { Accept: "application/json" })).status).to.equal(400);
+    });
+
+    it("refuses a serial outside GS1's character set, and shows a browser an HTML page", async () => {
+      const res = await get(base, "/01/09520123000103/21/%C3%A9t%C3%A9", { Accept: "application/json" });
+      expect(res.status).to.equal(400);
+      expect((JSON.parse(res.body) as { error: { details: Array<{ field: string }> } }).error.details[0]!.field).to.equal("serial");
+      const page = await get(base, "/01/09520123000104/21/OXF-0001", { Accept: "text/html" });
+      expect(page.status).to.equal(400);
+      expect(page.headers["content-type"]).to.match(/text\/html/);
+    });
+
+    it("answers 404 NOT_FOUND for an item nobody registered", async () => {
+      const res = await get(base, "/01/09520123000103/21/NO-SUCH-SERIAL", { Accept: "application/linkset+json" });
+      expect(res.status).to.equal(404);
+      expect((JSON.parse(res.body) as { error: { code: string } }).error.code).to.equal("NOT_FOUND");
+      expect((await get(base, "/01/09506000134352", { Accept: "application/json" })).status).to.equal(404);
+    });
+  });
+
+  describe("a trade item's link (/01/{gtin})", () => {
+    it("is the item when the GTIN has one, and the brand when it has several (a GTIN-8 read as its GTIN-14)", async () => {
+      expect((await get(base, "/01/09520123000103")).headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
+      const multi = await createBrand(stack.api.db, { slug: "gs1-multi", name: "Multi Item Brand", uidPrefix: "GSM" });
+      for (const serial of ["A1", "A2"]) {
+        await registerProduct(stack.api.db, { id: multi.brand.id, slug: "gs1-multi", uidPrefix: "GSM" }, { sku: `GSM-${serial}`, name: "Tee", category: "t-shirt", price: 5, gtin: "96385074", serial });
+      }
+      const res = await get(base, "/01/96385074");
+      expect(res.status).to.equal(307);
+      expect(res.headers.location).to.equal(`${base}/brand/gs1-multi`);
+      const linkset = JSON.parse((await get(base, "/01/00000096385074?linkType=linkset")).body) as { linkset: Array<Record<string, unknown>> };
+      expect(validLinkset(linkset)).to.equal(true);
+      expect(linkset.linkset[0]).to.have.property(`${GS1}homepage`);
+      expect(linkset.linkset[0]).not.to.have.property(`${GS1}pip`);
+      // One of them by its serial is that item.
+      expect((await get(base, "/01/96385074/21/A2")).headers.location).to.match(/\/scan\/GSM-/);
+    });
+  });
+
+  describe("on a brand's own host", () => {
+    it("resolves that brand's items only: another brand's is unknown there", async () => {
+      const own = await get(base, `/01/${OTHER.gtin}/21/${OTHER.serial}`, { Host: OTHER.host });
+      expect(own.status).to.equal(307);
+      expect(own.headers.location).to.match(new RegExp(`/scan/${OTHER.uid}$`));
+      const foreign = await get(base, SHIRT.path, { Host: OTHER.host, Accept: "application/json" });
+      expect(foreign.status).to.equal(404);
+      expect((JSON.parse(foreign.body) as { error: { code: string } }).error.code).to.equal("NOT_FOUND");
+      // The main host resolves both.
+      expect((await get(base, `/01/${OTHER.gtin}/21/${OTHER.serial}`)).status).to.equal(307);
+      const description = JSON.parse((await get(base, "/.well-known/gs1resolver", { Host: OTHER.host })).body) as { resolverRoot: string };
+      expect(description.resolverRoot).to.be.a("string");
+    });
+  });
+
+  it("describes itself at /.well-known/gs1resolver", async () => {
+    const res = await get(base, "/.well-known/gs1resolver");
+    expect(res.status).to.equal(200);
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    expect(body).to.include({ resolverRoot: base, linkTypeDefaultCanBeLinkset: false });
+    expect(body.supportedPrimaryKeys).to.deep.equal(["gtin"]);
+    expect(body.name).to.be.a("string");
+    const types = (body.supportedLinkType as Array<{ namespace: string; prefix: string; terms: string[] }>).find((t) => t.prefix === "gs1:")!;
+    expect(types.namespace).to.equal(GS1);
+    expect(types.terms).to.include.members(["gs1:pip", "gs1:dpp", "gs1:defaultLink", "gs1:certificationInfo"]);
+  });
+});

@@ -1,0 +1,334 @@
+// The UNTP credential (VC 2.0, VC-JOSE, did:web) and the Catena-X export of the demo passports on the shared stack:
+// each credential validates against the vendored UNTP 0.6.0 schema, expands offline without dropping a term, and
+// verifies with the key of /.well-known/did.json; content negotiation on the passport URL; the Catena-X document
+// validates against the vendored 7.0.0 schema.
+import { generateKeyPairSync } from "node:crypto";
+import http from "node:http";
+import { expect } from "chai";
+import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from "jose";
+import jsonld from "jsonld";
+import { loadConfig } from "../../api/src/config";
+import type { AppDeps } from "../../api/src/deps";
+import { buildCatenaXPassport } from "../../api/src/interop/catena-x";
+import { buildCredential, credentialInput, passportCredential } from "../../api/src/interop/credential";
+import { offlineDocumentLoader, vendoredJson } from "../../api/src/interop/contexts";
+import { checkCatenaXPassport, checkUntpCredential, fromDraft04 } from "../../api/src/interop/schemas";
+import { didWebOf } from "../../api/src/interop/signing-key";
+import { createLogger } from "../../api/src/logger";
+import { CERTIFICATION_CODES } from "../../api/src/generated/contract-constants";
+import { loadFactories } from "../../scripts/lib/seed";
+import { sharedStack, type SeededStack } from "../support/shared-stack";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type DidDocument = { id: string; verificationMethod: Array<{ id: string; publicKeyJwk: JWK }>; assertionMethod: string[] };
+
+/** jsonld.expand in safe mode: a term the contexts do not define throws instead of being dropped silently. */
+async function expandSafely(document: unknown, base: string): Promise<unknown[]> {
+  try {
+    return (await jsonld.expand(document as never, { documentLoader: offlineDocumentLoader(base), safe: true } as never)) as unknown as unknown[];
+  } catch (error) {
+    // jsonld names the dropped term in `details`, not in the message.
+    throw new Error(`${String(error)} ${JSON.stringify((error as { details?: unknown }).details)}`);
+  }
+}
+
+/** Verifies a compact JWS with the key of a DID document its `kid` names. */
+async function verifyWith(did: DidDocument, jwt: string) {
+  const { kid } = decodeProtectedHeader(jwt);
+  const method = did.verificationMethod.find((candidate) => candidate.id === kid);
+  if (!method) throw new Error(`no verification method ${String(kid)}`);
+  const alg = method.publicKeyJwk.kty === "OKP" ? "EdDSA" : "ES256";
+  return compactVerify(jwt, await importJWK(method.publicKeyJwk, alg), { algorithms: [alg] });
+}
+
+/** The JWS with one character of its payload or signature segment changed. */
+function tampered(jwt: string, segment: 1 | 2): string {
+  const parts = jwt.split(".");
+  const text = parts[segment]!;
+  const at = Math.floor(text.length / 2);
+  parts[segment] = text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+  return parts.join(".");
+}
+
+describe("UNTP credential, did:web and Catena-X export (issue 16)", function () {
+  this.timeout(180_000);
+  let stack: SeededStack;
+  let base: string;
+  let did: DidDocument;
+  let minted: SeededStack["demo"]["products"];
+  let unminted: string;
+
+  before(async () => {
+    stack = await sharedStack();
+    base = stack.api.url;
+    minted = stack.demo.products.filter((product) => product.minted);
+    unminted = stack.demo.products.find((product) => !product.minted)!.uid;
+    const res = await fetch(`${base}/.well-known/did.json`);
+    expect(res.status).to.equal(200);
+    did = (await res.json()) as DidDocument;
+    expect(minted.some((product) => product.gtin) && minted.some((product) => !product.gtin), "demo passports with and without a GTIN").to.equal(true);
+  });
+
+  const credentialJson = async (uid: string): Promise<Json> => {
+    const res = await fetch(`${base}/api/dpp/${uid}/credential`, { headers: { Accept: "application/ld+json" } });
+    expect(res.status, uid).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^application\/ld\+json/);
+    return (await res.json()) as Json;
+  };
+
+  describe("the vendored schemas and contexts", () => {
+    it("accept UNTP's and Catena-X's own examples and refuse them with a required block removed", async () => {
+      const sample = vendoredJson("untp-dpp-0.6.0-instance.json") as Json;
+      expect(checkUntpCredential(sample).errors).to.deep.equal([]);
+      const { issuer: _issuer, ...noIssuer } = sample;
+      expect(checkUntpCredential(noIssuer).valid).to.equal(false);
+      expect((await expandSafely(sample, base)).length).to.equal(1);
+
+      const example = vendoredJson("catenax-dpp-7.0.0-example.json") as Json;
+      expect(checkCatenaXPassport(example).errors).to.deep.equal([]);
+      const { composition: _composition, ...noComposition } = example;
+      expect(checkCatenaXPassport(noComposition).valid).to.equal(false);
+    });
+
+    it("translates draft-04 exclusive bounds faithfully", () => {
+      const schema = fromDraft04({ $schema: "http://json-schema.org/draft-04/schema", type: "number", minimum: 0, exclusiveMinimum: true, maximum: 100, exclusiveMaximum: false });
+      expect(schema).to.deep.equal({ type: "number", exclusiveMinimum: 0, maximum: 100 });
+    });
+
+    it("loads only vendored contexts: any other URL throws, and a term no context defines fails expansion", async () => {
+      const loader = offlineDocumentLoader(base);
+      for (const url of ["https://schema.org/", "https://www.w3.org/2018/credentials/v1", `${base}/contexts/other.jsonld`]) {
+        let failed = false;
+        await loader(url).catch(() => (failed = true));
+        expect(failed, url).to.equal(true);
+      }
+      const credential = await credentialJson(minted[0]!.uid);
+      let error: unknown;
+      await expandSafely({ ...credential, credentialSubject: { ...credential.credentialSubject, undefinedTerm: "x" } }, base).catch((e: unknown) => (error = e));
+      expect(String(error)).to.match(/safe mode|dropped|undefined/i);
+    });
+  });
+
+  describe("GET /api/dpp/{uid}/credential", () => {
+    it("gives every demo passport a credential valid against UNTP 0.6.0 that expands offline without losing a term", async () => {
+      for (const product of minted) {
+        const credential = await credentialJson(product.uid);
+        const check = checkUntpCredential(credential);
+        expect(check.errors, product.uid).to.deep.equal([]);
+        const expanded = (await expandSafely(credential, base)) as Json[];
+        expect(expanded).to.have.length(1);
+        // Every top-level member survives as a term of the expanded node (safe mode has thrown otherwise).
+        expect(Object.keys(expanded[0]!).length).to.equal(Object.keys(credential).length - 1);
+      }
+    });
+
+    it("says what the passport record says: product, issuer, claims, emissions, traceability, materials and the chain anchor", async () => {
+      for (const product of minted) {
+        const credential = await credentialJson(product.uid);
+        const record = (await (await fetch(`${base}/api/dpp/${product.uid}`)).json()) as Json;
+        const subject = credential.credentialSubject;
+        expect(credential.type).to.deep.equal(["VerifiableCredential", "DigitalProductPassport"]);
+        expect(credential.id).to.equal(`${base}/api/dpp/${product.uid}/credential`);
+        expect(credential.issuer.id).to.equal(did.id).and.to.equal(didWebOf(base));
+        if (product.gtin) expect(subject.product.id).to.match(new RegExp(`^${base}/01/${product.gtin}(/10/[^/]+)?/21/${product.serial}$`));
+        else expect(subject.product.id).to.equal(record.links.scan_url);
+        expect(subject.product.name).to.equal(record.content.product.name);
+        expect(subject.product.producedByParty.name).to.equal(record.content.brand.name);
+        expect(subject.product.producedAtFacility.name).to.equal(record.content.manufacturer.name);
+        expect(subject.emissionsScorecard.carbonFootprint).to.equal(record.content.carbon.kg_co2e);
+        expect(subject.emissionsScorecard.operationalScope).to.equal("CradleToGate");
+        expect(subject.materialsProvenance.map((m: Json) => [m.name, m.massFraction])).to.deep.equal(
+          record.content.fiber_composition.map((share: Json) => [share.fiber, share.percent / 100]),
+        );
+        expect(subject.traceabilityInformation.map((t: Json) => t.transactionHash)).to.deep.equal(record.supply_chain_events.map((e: Json) => e.tx_hash));
+        // The maker's certifications as the seed registered them on chain, in the registry's bit order.
+        const factory = loadFactories().find((candidate) => candidate.factory_id === record.content.manufacturer.factory_id)!;
+        const codes = CERTIFICATION_CODES.filter((code) => factory.certifications.includes(code));
+        expect(subject.conformityClaim.map((claim: Json) => claim.id.split("#factory-certification-")[1])).to.deep.equal(codes);
+        expect(subject.chainAnchor).to.include({
+          chainId: record.blockchain.chain_id,
+          contractAddress: record.blockchain.contract,
+          tokenId: record.blockchain.token_id,
+          dataHash: record.blockchain.data_hash,
+          transactionHash: record.blockchain.tx_hash,
+        });
+        expect(subject.chainAnchor.dataHash).to.equal(record.blockchain.computed_data_hash);
+      }
+    });
+
+    it("signs it as VC-JOSE with the key of /.well-known/did.json; one changed byte fails verification", async () => {
+      expect(did.id).to.equal(didWebOf(base));
+      expect(did.assertionMethod).to.deep.equal([did.verificationMethod[0]!.id]);
+      for (const product of minted) {
+        const res = await fetch(`${base}/api/dpp/${product.uid}/credential`);
+        expect(res.status).to.equal(200);
+        expect(res.headers.get("content-type")).to.equal("application/vc+jwt");
+        expect(res.headers.get("vary")).to.match(/accept/i);
+        const jwt = await res.text();
+        const header = decodeProtectedHeader(jwt);
+        expect(header).to.include({ typ: "vc+jwt", cty: "vc", alg: "EdDSA" });
+        expect(header.kid).to.equal(did.verificationMethod[0]!.id).and.to.match(new RegExp(`^${did.id}#`));
+        const { payload } = await verifyWith(did, jwt);
+        expect(JSON.parse(new TextDecoder().decode(payload))).to.deep.equal(await credentialJson(product.uid));
+        for (const segment of [1, 2] as const) {
+          let failed = false;
+          await verifyWith(did, tampered(jwt, segment)).catch(() => (failed = true));
+          expect(failed, `segment ${segment} changed`).to.equal(true);
+        }
+      }
+    });
+
+    it("answers 404 for an unminted or unknown passport and 422 for a malformed UID, as JSON", async () => {
+      for (const [uid, status] of [[unminted, 404], ["DEMO-ZZZZZZZZ", 404], ["not_a_uid", 422]] as const) {
+        for (const path of ["credential", "catena-x"]) {
+          const res = await fetch(`${base}/api/dpp/${uid}/${path}`);
+          expect(res.status, `${uid} ${path}`).to.equal(status);
+          expect(((await res.json()) as Json).error.code).to.equal(status === 404 ? "NOT_FOUND" : "VALIDATION_ERROR");
+        }
+      }
+    });
+  });
+
+  describe("content negotiation on the passport URL", () => {
+    it("answers the credential to a client preferring it to HTML, and the page to a browser", async () => {
+      const uid = minted[0]!.uid;
+      for (const path of [`/scan/${uid}`, `/dpp-certificate/${uid}`]) {
+        const asked = async (accept: string) => {
+          const res = await fetch(`${base}${path}`, { headers: { Accept: accept } });
+          expect(res.headers.get("vary"), `${path} ${accept}`).to.match(/accept/i);
+          return { status: res.status, type: res.headers.get("content-type") ?? "", body: await res.text() };
+        };
+        const jwt = await asked("application/vc+jwt");
+        expect(jwt.type).to.equal("application/vc+jwt");
+        expect((await verifyWith(did, jwt.body)).protectedHeader.typ).to.equal("vc+jwt");
+        expect((await asked("application/ld+json")).type).to.match(/^application\/ld\+json/);
+        expect(JSON.parse((await asked("application/vc")).body).id).to.equal(`${base}/api/dpp/${uid}/credential`);
+        expect((await asked("text/html;q=0.5, application/vc+jwt")).type).to.equal("application/vc+jwt");
+        for (const browser of ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "*/*", "text/html, application/vc+jwt;q=0.5"]) {
+          const page = await asked(browser);
+          expect(page.status, browser).to.equal(200);
+          expect(page.type, browser).to.match(/^text\/html/);
+        }
+      }
+      const missing = await fetch(`${base}/scan/${unminted}`, { headers: { Accept: "application/vc+jwt" } });
+      expect(missing.status).to.equal(404);
+      expect(((await missing.json()) as Json).error.code).to.equal("NOT_FOUND");
+    });
+
+    it("serves a brand's passports' credentials on the brand's own host", async () => {
+      const url = new URL(`${base}/api/dpp/${minted[0]!.uid}/credential`);
+      // fetch cannot set Host: a plain request does.
+      const answer = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const request = http.get({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: `${stack.demo.subdomain_host}:${url.port}` } }, (response) => {
+          response.resume();
+          resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"] ?? "" });
+        });
+        request.on("error", reject);
+      });
+      expect(answer).to.deep.equal({ status: 200, type: "application/vc+jwt" });
+    });
+  });
+
+  describe("GET /api/dpp/{uid}/catena-x", () => {
+    it("gives every demo passport a Catena-X DPP 7.0.0 document valid against the vendored schema, placeholders listed", async () => {
+      for (const product of minted) {
+        const res = await fetch(`${base}/api/dpp/${product.uid}/catena-x`);
+        expect(res.status).to.equal(200);
+        const document = (await res.json()) as Json;
+        expect(checkCatenaXPassport(document).errors, product.uid).to.deep.equal([]);
+        const record = (await (await fetch(`${base}/api/dpp/${product.uid}`)).json()) as Json;
+        expect(document.metadata.specVersion).to.equal("urn:io.catenax.generic.digital_product_passport:7.0.0");
+        expect(document.identification.partTypeInformation.nameAtManufacturer).to.equal(record.content.product.name);
+        expect(document.sustainability.productFootprint.carbon[0].value).to.equal(record.content.carbon.kg_co2e);
+        const additional = Object.fromEntries((document.additionalData as Json[]).map((entry) => [entry.label, entry]));
+        const anchor = Object.fromEntries((additional.chainAnchor.children as Json[]).map((child) => [child.label, child.data]));
+        expect(anchor.dataHash).to.equal(record.blockchain.data_hash);
+        // Every placeholder names a value that is there (so the list cannot drift from the document).
+        const pointers = (additional.placeholders.children as Json[]).map((child) => child.label as string);
+        expect(pointers).to.include("/metadata/expirationDate");
+        for (const pointer of pointers) {
+          const value = pointer.split("/").slice(1).reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+          expect(value, pointer).to.not.equal(undefined);
+        }
+      }
+    });
+  });
+
+  describe("the signing key", () => {
+    it("names the service by did:web of its public address", () => {
+      expect(didWebOf("http://127.0.0.1:3000")).to.equal("did:web:127.0.0.1%3A3000");
+      expect(didWebOf("https://passports.example.com")).to.equal("did:web:passports.example.com");
+      expect(didWebOf("https://example.com/registry")).to.equal("did:web:example.com:registry");
+    });
+
+    it("signs with a key given in the configuration, and refuses a malformed one without echoing it", async () => {
+      const jwk = generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" });
+      const config = loadConfig({ ...envOf(stack), CREDENTIAL_SIGNING_KEY: JSON.stringify(jwk) });
+      const deps: AppDeps = { config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") };
+      const { credential, jwt } = await passportCredential(deps, minted[0]!.uid);
+      const publicJwk = { kty: "OKP", crv: "Ed25519", x: jwk.x } as JWK;
+      const { payload } = await compactVerify(jwt, await importJWK(publicJwk, "EdDSA"));
+      expect(JSON.parse(new TextDecoder().decode(payload))).to.deep.equal(credential);
+      // The same inputs build the same document (Ed25519 signatures are deterministic, so the JWT is stable too).
+      expect((await passportCredential(deps, minted[0]!.uid)).jwt).to.equal(jwt);
+      expect(buildCatenaXPassport(config, await credentialInput(deps, minted[0]!.uid)).metadata).to.have.property("passportIdentifier");
+
+      // A P-256 key signs ES256.
+      const p256 = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
+      const es256 = { ...deps, config: loadConfig({ ...envOf(stack), CREDENTIAL_SIGNING_KEY: JSON.stringify(p256) }) };
+      const signed = (await passportCredential(es256, minted[0]!.uid)).jwt;
+      expect(decodeProtectedHeader(signed).alg).to.equal("ES256");
+      await compactVerify(signed, await importJWK({ kty: "EC", crv: "P-256", x: p256.x, y: p256.y }, "ES256"));
+
+      let problem = "";
+      try {
+        loadConfig({ ...envOf(stack), CREDENTIAL_SIGNING_KEY: '{"kty":"RSA","d":"secret-value"}' });
+      } catch (error) {
+        problem = String(error);
+      }
+      expect(problem).to.include("CREDENTIAL_SIGNING_KEY").and.not.include("secret-value");
+      // Production must be given its key: no key file is made there.
+      problem = "";
+      try {
+        loadConfig({ ...envOf(stack), SERVICE_MODE: "production" });
+      } catch (error) {
+        problem = String(error);
+      }
+      expect(problem).to.include("CREDENTIAL_SIGNING_KEY or CREDENTIAL_SIGNING_KEY_FILE is required in production");
+    });
+  });
+
+  describe("the brand's certificates", () => {
+    it("claims a certificate as met only until its last valid day; an expired one stays listed as expired", async () => {
+      const config = loadConfig(envOf(stack));
+      const deps: AppDeps = { config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") };
+      const input = await credentialInput(deps, minted[0]!.uid);
+      const today = new Date().toISOString().slice(0, 10);
+      const certificate = { code: "GOTS", issuer: "Control Union", number: "CU-1" };
+      input.record.content.certifications = [
+        { ...certificate, valid_until: "2001-01-31" },
+        { ...certificate, number: "CU-2", valid_until: today },
+      ];
+      const claims = (buildCredential(config, didWebOf(config.publicBaseUrl), input).credentialSubject as Json).conformityClaim as Json[];
+      const [expired, current] = claims.filter((claim) => String(claim.id).includes("#product-certification-"));
+      expect(expired).to.include({ conformance: false });
+      expect(expired!.description).to.include("expired on 2001-01-31");
+      expect(current).to.include({ conformance: true });
+      expect(current!.description).to.include(`valid until ${today}`);
+    });
+  });
+});
+
+/** The environment the shared stack's API was configured from, enough for loadConfig to build the same config. */
+function envOf(stack: SeededStack): Record<string, string> {
+  const { config } = stack.api;
+  return {
+    SERVICE_MODE: "local",
+    PUBLIC_BASE_URL: config.publicBaseUrl,
+    DATABASE_URL: config.databaseUrl,
+    RPC_URL: config.rpcUrl,
+    ONCHAIN_SCHEMA: config.onchainSchema,
+    DEPLOYMENTS_DIR: config.deploymentsDir,
+    LOG_LEVEL: "silent",
+  };
+}

@@ -1,0 +1,127 @@
+// The archive outlives the service: `npm run export` (scripts/export.ts, a process of its own) writes the demo
+// brand's passports from the seeded stack's database; from then on nothing calls the API. The archive is unpacked
+// with tar and its own verify script, run with plain node and only the chain's RPC URL, finds every passport OK
+// (exit 0); one byte changed in one passport's content, or a credential altered, makes that passport FAIL (exit 1).
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { keccak256 } from "ethers";
+import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
+
+const REPO = path.join(__dirname, "..", "..");
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function run(command: string, args: string[], env: Record<string, string>, timeout = 120_000): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), ...env }, timeout }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("passport archive: verified against the chain without the service", () => {
+  let stack: SeededStack;
+  let work: string;
+  let root: string;
+  const minted = () => stack.demo.products.filter((p) => p.minted).map((p) => p.uid);
+  // verify.js finds ethers and canonicalize here, as it would after `npm install` in its folder.
+  const verify = () => run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl], { NODE_PATH: path.join(REPO, "node_modules") });
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    // The credentials carry the hash the indexer has: let it catch up with the demo's mints first.
+    await waitForIndexer(stack);
+    work = mkdtempSync(path.join(os.tmpdir(), "archive-verify-"));
+  });
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("npm run export writes the archive with progress on stderr", async function () {
+    this.timeout(180_000);
+    const file = path.join(work, "demo.tar.gz");
+    const { config } = stack.api;
+    const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", "--brand", "demo-apparel", "--out", file], {
+      SERVICE_MODE: "local",
+      LOG_LEVEL: "silent",
+      DATABASE_URL: config.databaseUrl,
+      RPC_URL: stack.chain.rpcUrl,
+      CHAIN_ID: String(config.chainId),
+      DEPLOYMENTS_DIR: config.deploymentsDir,
+      ONCHAIN_SCHEMA: config.onchainSchema,
+      PUBLIC_BASE_URL: config.publicBaseUrl,
+    });
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(exported.stderr).to.contain(`[1/${minted().length}]`).and.contain(`Wrote ${file}`);
+    expect((await run("tar", ["xzf", file, "-C", work], {})).code).to.equal(0);
+    const [folder] = readdirSync(work).filter((name) => name.startsWith("passport-archive-demo-apparel-"));
+    root = path.join(work, folder!);
+  });
+
+  it("holds each minted passport's content exactly as hashed, its anchor, record and signed credential", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "manifest.json"), "utf8")) as { chain_id: number; passports: Array<{ uid: string; path: string; data_hash: string; credential: boolean }> };
+    expect(manifest.chain_id).to.equal(stack.api.config.chainId);
+    expect(manifest.passports.map((p) => p.uid)).to.have.members(minted());
+    for (const entry of manifest.passports) {
+      const dir = path.join(root, entry.path);
+      // keccak256 of the file's bytes is the data hash: they are the canonical JSON that was hashed.
+      expect(keccak256(readFileSync(path.join(dir, "content.json")))).to.equal(entry.data_hash);
+      const anchor = JSON.parse(readFileSync(path.join(dir, "anchor.json"), "utf8")) as Record<string, unknown>;
+      expect(anchor).to.include({ uid: entry.uid, data_hash: entry.data_hash, chain_id: stack.api.config.chainId });
+      expect(anchor.mint_tx_hash).to.match(/^0x[0-9a-f]{64}$/);
+      expect(entry.credential, `credential of ${entry.uid}`).to.equal(true);
+      expect(readFileSync(path.join(dir, "credential.jwt"), "utf8").split(".")).to.have.length(3);
+    }
+    const pkg = JSON.parse(readFileSync(path.join(root, "verify", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).to.have.members(["ethers", "canonicalize"]);
+    expect(readFileSync(path.join(root, "README.txt"), "utf8")).to.contain("node verify.js --rpc");
+    expect(JSON.parse(readFileSync(path.join(root, "did.json"), "utf8")).verificationMethod).to.have.length.at.least(1);
+  });
+
+  it("verifies every passport against the chain: OK each, exit 0", async function () {
+    this.timeout(120_000);
+    const result = await verify();
+    expect(result.code, result.stdout + result.stderr).to.equal(0);
+    for (const uid of minted()) expect(result.stdout).to.match(new RegExp(`^OK +${uid} +0x[0-9a-f]{64} on chain`, "m"));
+    expect(result.stdout).to.contain(`All ${minted().length} passports verified.`);
+  });
+
+  it("finds one byte changed in a passport's content: that passport FAILs, the others stay OK, exit 1", async function () {
+    this.timeout(120_000);
+    const file = path.join(root, "passports", "DEMO-7K3M9Q2X", "content.json");
+    const original = readFileSync(file, "utf8");
+    expect(original).to.contain("Organic Oxford Shirt");
+    writeFileSync(file, original.replace("Organic Oxford Shirt", "Organic Oxford Shirk"));
+    try {
+      const result = await verify();
+      expect(result.code).to.equal(1);
+      expect(result.stdout).to.match(/^FAIL DEMO-7K3M9Q2X +content hashes to 0x[0-9a-f]{64}; the chain holds 0x[0-9a-f]{64}/m);
+      for (const uid of minted().filter((u) => u !== "DEMO-7K3M9Q2X")) expect(result.stdout).to.match(new RegExp(`^OK +${uid} `, "m"));
+      expect(result.stdout).to.contain(`1 of ${minted().length} passports FAILED.`);
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
+  it("finds a credential that is not what its signature covers", async function () {
+    this.timeout(120_000);
+    const file = path.join(root, "passports", "DEMO-4VH8N1TR", "credential.jwt");
+    const original = readFileSync(file, "utf8");
+    const [header, payload, signature] = original.trim().split(".");
+    const forged = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as { name: string };
+    forged.name = `${forged.name} (forged)`;
+    writeFileSync(file, `${header}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${signature}\n`);
+    try {
+      const result = await verify();
+      expect(result.code).to.equal(1);
+      expect(result.stdout).to.match(/^FAIL DEMO-4VH8N1TR .*signature does not verify with did\.json/m);
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+});
