@@ -27,7 +27,9 @@ describe("passport archive: verified against the chain without the service", () 
   let stack: SeededStack;
   let work: string;
   let root: string;
-  const minted = () => stack.demo.products.filter((p) => p.minted).map((p) => p.uid);
+  // The brand's minted passports when the archive is written: the demo's, and any other test's before this file.
+  let mintedUids: string[] = [];
+  const minted = () => mintedUids;
   // verify.js finds ethers and canonicalize here, as it would after `npm install` in its folder.
   const verify = () => run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl], { NODE_PATH: path.join(REPO, "node_modules") });
 
@@ -45,6 +47,14 @@ describe("passport archive: verified against the chain without the service", () 
   it("npm run export writes the archive with progress on stderr", async function () {
     this.timeout(180_000);
     const file = path.join(work, "demo.tar.gz");
+    const rows = await stack.api
+      .db("app.passports as x")
+      .join("app.products as p", "p.id", "x.product_id")
+      .join("app.brands as b", "b.id", "p.brand_id")
+      .where({ "b.slug": "demo-apparel", "x.status": "minted" })
+      .select<Array<{ uid: string }>>("p.uid");
+    mintedUids = rows.map((row) => row.uid);
+    expect(mintedUids).to.include.members(stack.demo.products.filter((p) => p.minted).map((p) => p.uid));
     const { config } = stack.api;
     const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", "--brand", "demo-apparel", "--out", file], {
       SERVICE_MODE: "local",

@@ -55,7 +55,16 @@ const contentSchema: JsonSchema = {
       type: "object",
       additionalProperties: false,
       required: ["sku", "name", "category", "fabric_type", "description"],
-      properties: { sku: { type: "string" }, name: { type: "string" }, category: { type: "string" }, fabric_type: nullable("string"), description: nullable("string") },
+      properties: {
+        sku: { type: "string" },
+        name: { type: "string" },
+        category: { type: "string" },
+        fabric_type: nullable("string"),
+        description: nullable("string"),
+        gtin: { type: "string", pattern: "^[0-9]{14}$", description: "GTIN-14, only when the product has one (docs/digital-link.md)" },
+        lot: { type: "string", description: "GS1 lot (AI 10), only with a GTIN" },
+        serial: { type: "string", description: "GS1 serial (AI 21), only with a GTIN" },
+      },
     },
     fiber_composition: {
       type: "array",

@@ -102,7 +102,11 @@ export function gs1Router(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
       before: [cors, htmlErrorsForBrowsers],
       responses: {
         "200": { description: "the linkset", schema: linksetSchema, contentType: LINKSET_TYPE },
-        "307": { description: "to the default link (the passport page), or the link of the requested type" },
+        "307": {
+          description: "to the default link (the passport page), or the link of the requested type (Location); the body is a short note with the link",
+          contentType: "text/html",
+          schema: { type: "string" },
+        },
         "400": errorResponse("not a valid Digital Link: a GTIN with a wrong check digit, a lot or serial outside GS1's character set (INVALID_DIGITAL_LINK)"),
         "404": errorResponse("no product has that GTIN (and lot and serial)"),
       },

@@ -37,6 +37,9 @@ export function fontAssetRoutes(): Route[] {
           asset = readFile(path.join(FONT_PACKAGE_DIR, "files", entry.file)).then((bytes) => staticAsset(entry.type, bytes));
           loaded.set(entry.file, asset);
         }
+        // Fonts load in CORS mode: a page on a brand's own address, or the dashboard's sandboxed branding preview
+        // (origin null), may use them. They are public files.
+        ctx.set("Access-Control-Allow-Origin", "*");
         sendAsset(ctx, await asset, FONT_CACHE);
       },
     }),
