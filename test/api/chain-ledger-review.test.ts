@@ -1,11 +1,8 @@
 // Review of the shared-wallet ledger (issue 15), on a private Hardhat node: defects found by trying to break it,
 // each proven here. A claim the contract refuses must not take the claims batched with it down: after a batch
 // reverts, its claims are minted one by one, so only the refused claim fails for good (and only its unit is refunded).
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { createBrand, getBrand } from "../../api/src/brands/service";
@@ -13,7 +10,6 @@ import { createChainAccess } from "../../api/src/chain/access";
 import { createProvider } from "../../api/src/chain/provider";
 import { HARDHAT_TEST_KEY, loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
-import { migrateLatest } from "../../api/src/db/migrate";
 import type { AppDeps } from "../../api/src/deps";
 import { createLogger } from "../../api/src/logger";
 import { periodOf } from "../../api/src/metering/service";
@@ -23,47 +19,25 @@ import { issuePassport } from "../../api/src/passports/issuance";
 import { effectiveLimits } from "../../api/src/plans/catalogue";
 import { findProductByUid, type ProductRow } from "../../api/src/products/products.repo";
 import { registerProduct } from "../../api/src/products/service";
-import { deployContracts } from "../../scripts/lib/deploy";
-import { startHardhatNode, type ChainNode } from "../../scripts/lib/hardhat-node";
-import { freePort } from "../../scripts/lib/processes";
-import { HARDHAT_ADMIN } from "../../scripts/lib/stack";
-import { createTestDatabase } from "../support/hooks";
+import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { startPrivateChain, type PrivateChain } from "../support/private-chain";
 
 const silent = createLogger((process.env.LEDGER_TEST_LOG as "warn" | undefined) ?? "silent");
 
 describe("shared-wallet ledger review (issue 15)", function () {
   this.timeout(180_000);
   let chain: ChainNode;
-  let workDir: string;
+  let privateChain: PrivateChain;
   let deps: AppDeps;
 
   const certsCounted = async (db: Knex, brandId: number) =>
     Number((await db("app.usage_monthly").where({ brand_id: brandId, period: periodOf(new Date()), meter: "certs" }).first<{ count: number } | undefined>("count"))?.count ?? 0);
 
   before(async () => {
-    workDir = mkdtempSync(path.join(os.tmpdir(), "chain-ledger-review-"));
-    chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log") });
-    const deploymentsDir = path.join(workDir, "deployments");
-    await deployContracts({
-      rpcUrl: chain.rpcUrl,
-      signerKey: HARDHAT_TEST_KEY,
-      adminAddress: HARDHAT_ADMIN,
-      adminDelaySeconds: 0,
-      baseURI: "http://127.0.0.1/api/nft/",
-      deploymentsDir,
-      log: () => undefined,
-    });
-    const databaseUrl = await createTestDatabase("chain_ledger_review");
-    const config: Config = loadConfig({
-      SERVICE_MODE: "local",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: databaseUrl,
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: String(chain.chainId),
-      DEPLOYMENTS_DIR: deploymentsDir,
-    });
+    privateChain = await startPrivateChain("chain-ledger-review");
+    chain = privateChain.chain;
+    const config: Config = loadConfig(privateChain.env);
     const db = createDb(config.databaseUrl, 10);
-    await migrateLatest(db);
     const provider = createProvider(config.rpcUrl, config.chainId);
     deps = { config, db, provider, chain: createChainAccess(config, provider, db, silent), logger: silent };
     mintPumpOf(deps);
@@ -73,8 +47,7 @@ describe("shared-wallet ledger review (issue 15)", function () {
     await mintPumpOf(deps).stop();
     deps?.provider.destroy();
     await deps?.db.destroy();
-    await chain?.stop();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    await privateChain?.stop();
   });
 
   it("a claim the contract refuses, batched with good claims, fails alone: the others are minted and keep their unit", async () => {

@@ -2,9 +2,6 @@
 // one wallet without a nonce collision, concurrent issuances on both are minted once each in shared batches with the
 // quota exact, and the monitor re-sends a dropped transaction, replaces a stuck one, resumes a row signed by a
 // process that stopped, and heals a one-block reorganisation under a mint.
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
 import { createBrand, getBrand } from "../../api/src/brands/service";
@@ -14,7 +11,6 @@ import { LedgerMonitor } from "../../api/src/chain/ledger-monitor";
 import { createProvider } from "../../api/src/chain/provider";
 import { HARDHAT_TEST_KEY, loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
-import { migrateLatest } from "../../api/src/db/migrate";
 import type { AppDeps } from "../../api/src/deps";
 import { MonthlyLimitError } from "../../api/src/errors";
 import { createLogger } from "../../api/src/logger";
@@ -25,11 +21,8 @@ import { mintPumpOf } from "../../api/src/passports/mint-pump";
 import { effectiveLimits } from "../../api/src/plans/catalogue";
 import { findProductByUid } from "../../api/src/products/products.repo";
 import { registerProduct } from "../../api/src/products/service";
-import { deployContracts } from "../../scripts/lib/deploy";
-import { startHardhatNode, type ChainNode } from "../../scripts/lib/hardhat-node";
-import { freePort } from "../../scripts/lib/processes";
-import { HARDHAT_ADMIN } from "../../scripts/lib/stack";
-import { createTestDatabase } from "../support/hooks";
+import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { startPrivateChain, type PrivateChain } from "../support/private-chain";
 
 const silent = createLogger((process.env.LEDGER_TEST_LOG as "warn" | undefined) ?? "silent");
 /** Any address: plain value-less transfers are the cheapest transactions to count nonces with. */
@@ -40,8 +33,7 @@ type Replica = { deps: AppDeps; monitor: LedgerMonitor; close: () => Promise<voi
 describe("shared-wallet ledger (one nonce authority across replicas)", function () {
   this.timeout(180_000);
   let chain: ChainNode;
-  let workDir: string;
-  let databaseUrl: string;
+  let privateChain: PrivateChain;
   let env: Record<string, string>;
   let admin: JsonRpcProvider;
   let a: Replica;
@@ -73,31 +65,9 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
   const mineOne = () => admin.send("evm_mine", []);
 
   before(async () => {
-    workDir = mkdtempSync(path.join(os.tmpdir(), "chain-ledger-"));
-    chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log") });
-    const deploymentsDir = path.join(workDir, "deployments");
-    await deployContracts({
-      rpcUrl: chain.rpcUrl,
-      signerKey: HARDHAT_TEST_KEY,
-      adminAddress: HARDHAT_ADMIN,
-      adminDelaySeconds: 0,
-      baseURI: "http://127.0.0.1/api/nft/",
-      deploymentsDir,
-      log: () => undefined,
-    });
-    databaseUrl = await createTestDatabase("chain_ledger");
-    env = {
-      SERVICE_MODE: "local",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: databaseUrl,
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: String(chain.chainId),
-      DEPLOYMENTS_DIR: deploymentsDir,
-      CHAIN_REPLACE_AFTER_S: "1",
-    };
-    const db = createDb(databaseUrl, 2);
-    await migrateLatest(db);
-    await db.destroy();
+    privateChain = await startPrivateChain("chain-ledger");
+    chain = privateChain.chain;
+    env = { ...privateChain.env, CHAIN_REPLACE_AFTER_S: "1" };
     admin = createProvider(chain.rpcUrl, chain.chainId);
     a = replica();
     b = replica();
@@ -107,8 +77,7 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
     await a?.close();
     await b?.close();
     admin?.destroy();
-    await chain?.stop();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    await privateChain?.stop();
   });
 
   afterEach(async () => {

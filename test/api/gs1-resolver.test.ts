@@ -2,7 +2,6 @@
 // for the linkset gets one (RFC 9264, checked against the schema below), ?linkType picks one link, a wrong check
 // digit is a 400, an unknown item a 404, a brand's host resolves only its own products, and the well-known
 // resolver description.
-import http from "node:http";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { expect } from "chai";
@@ -11,23 +10,9 @@ import { insertDomain } from "../../api/src/domains/domains.repo";
 import { registerProduct } from "../../api/src/products/service";
 import { emulateTap } from "../../scripts/lib/tap-emulator";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
+import { rawGet } from "../support/http";
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-/** GET without following redirects; `host` sets the Host header (fetch cannot). */
-function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path, headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
+const get = rawGet;
 
 /**
  * RFC 9264 section 4.2 (application/linkset+json), written out here: no GS1 linkset JSON schema was found in a

@@ -3,7 +3,6 @@
 // brand only declared lends the credential none of its registry claims; the archive's verify.js fails an archive whose
 // credential.json lost its signature or whose record.json says other words than the hashed content.
 import { execFile } from "node:child_process";
-import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { createBrand } from "../../api/src/brands/service";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
+import { rawGet } from "../support/http";
 
 const REPO = path.join(__dirname, "..", "..");
 
@@ -24,22 +24,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-/** GET without following redirects, with raw path and headers (fetch would normalize both). */
-function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path, headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
+const get = rawGet;
 
 describe("issue 16 review: interop, Digital Link, languages and archive", function () {
   this.timeout(180_000);
