@@ -2,8 +2,7 @@
 // spec error, never a 500; the credential's ?format=json gives the JSON-LD form to a plain browser link; a maker the
 // brand only declared lends the credential none of its registry claims; the archive's verify.js fails an archive whose
 // credential.json lost its signature or whose record.json says other words than the hashed content.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -11,18 +10,7 @@ import { expect } from "chai";
 import { createBrand } from "../../api/src/brands/service";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 import { rawGet } from "../support/http";
-
-const REPO = path.join(__dirname, "..", "..");
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { exportArchive, unpackArchive, verifyArchive, type Run } from "../support/archive";
 
 const get = rawGet;
 
@@ -142,7 +130,7 @@ describe("issue 16 review: interop, Digital Link, languages and archive", functi
   describe("the archive's verify script finds a tampered archive", () => {
     let work: string;
     let root: string;
-    const verify = () => run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl], { NODE_PATH: path.join(REPO, "node_modules") });
+    const verify = () => verifyArchive(stack, root);
     /** Runs verify.js with `file` of the passport `uid` changed by `edit` (undefined: removed), then puts it back. */
     async function verifyWith(uid: string, file: string, edit: ((text: string) => string) | undefined): Promise<Run> {
       const target = path.join(root, "passports", uid, file);
@@ -161,20 +149,11 @@ describe("issue 16 review: interop, Digital Link, languages and archive", functi
       await waitForIndexer(stack);
       work = mkdtempSync(path.join(os.tmpdir(), "archive-review-"));
       const file = path.join(work, "demo.tar.gz");
-      const { config } = stack.api;
-      const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", "--brand", "demo-apparel", "--out", file], {
-        SERVICE_MODE: "local",
-        LOG_LEVEL: "silent",
-        DATABASE_URL: config.databaseUrl,
-        RPC_URL: stack.chain.rpcUrl,
-        CHAIN_ID: String(config.chainId),
-        DEPLOYMENTS_DIR: config.deploymentsDir,
-        ONCHAIN_SCHEMA: config.onchainSchema,
-        PUBLIC_BASE_URL: config.publicBaseUrl,
-      });
+      const exported = await exportArchive(stack, "demo-apparel", file);
       expect(exported.code, exported.stderr).to.equal(0);
-      expect((await run("tar", ["xzf", file, "-C", work], {})).code).to.equal(0);
-      root = path.join(work, readdirSync(work).find((name) => name.startsWith("passport-archive-demo-apparel-"))!);
+      const unpacked = await unpackArchive(file, work, "demo-apparel");
+      expect(unpacked, "the archive unpacks into one folder").to.be.a("string");
+      root = unpacked!;
       const clean = await verify();
       expect(clean.code, clean.stdout + clean.stderr).to.equal(0);
     });

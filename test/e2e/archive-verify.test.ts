@@ -2,26 +2,13 @@
 // brand's passports from the seeded stack's database; from then on nothing calls the API. The archive is unpacked
 // with tar and its own verify script, run with plain node and only the chain's RPC URL, finds every passport OK
 // (exit 0); one byte changed in one passport's content, or a credential altered, makes that passport FAIL (exit 1).
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { keccak256 } from "ethers";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
-
-const REPO = path.join(__dirname, "..", "..");
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function run(command: string, args: string[], env: Record<string, string>, timeout = 120_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), ...env }, timeout }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { exportArchive, unpackArchive, verifyArchive } from "../support/archive";
 
 describe("passport archive: verified against the chain without the service", () => {
   let stack: SeededStack;
@@ -31,7 +18,7 @@ describe("passport archive: verified against the chain without the service", () 
   let mintedUids: string[] = [];
   const minted = () => mintedUids;
   // verify.js finds ethers and canonicalize here, as it would after `npm install` in its folder.
-  const verify = () => run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl], { NODE_PATH: path.join(REPO, "node_modules") });
+  const verify = () => verifyArchive(stack, root);
 
   before(async function () {
     this.timeout(300_000);
@@ -55,22 +42,12 @@ describe("passport archive: verified against the chain without the service", () 
       .select<Array<{ uid: string }>>("p.uid");
     mintedUids = rows.map((row) => row.uid);
     expect(mintedUids).to.include.members(stack.demo.products.filter((p) => p.minted).map((p) => p.uid));
-    const { config } = stack.api;
-    const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", "--brand", "demo-apparel", "--out", file], {
-      SERVICE_MODE: "local",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: config.databaseUrl,
-      RPC_URL: stack.chain.rpcUrl,
-      CHAIN_ID: String(config.chainId),
-      DEPLOYMENTS_DIR: config.deploymentsDir,
-      ONCHAIN_SCHEMA: config.onchainSchema,
-      PUBLIC_BASE_URL: config.publicBaseUrl,
-    });
+    const exported = await exportArchive(stack, "demo-apparel", file);
     expect(exported.code, exported.stderr).to.equal(0);
     expect(exported.stderr).to.contain(`[1/${minted().length}]`).and.contain(`Wrote ${file}`);
-    expect((await run("tar", ["xzf", file, "-C", work], {})).code).to.equal(0);
-    const [folder] = readdirSync(work).filter((name) => name.startsWith("passport-archive-demo-apparel-"));
-    root = path.join(work, folder!);
+    const unpacked = await unpackArchive(file, work, "demo-apparel");
+    expect(unpacked, "the archive unpacks into one folder").to.be.a("string");
+    root = unpacked!;
   });
 
   it("holds each minted passport's content exactly as hashed, its anchor, record and signed credential", () => {

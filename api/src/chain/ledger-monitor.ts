@@ -1,6 +1,7 @@
 // The ledger monitor: one elected process at a time (a try-lock per tick) follows every open shared-wallet
 // transaction to the end: records receipts, re-sends dropped transactions, replaces stuck ones with higher fees,
 // redoes superseded ones, finalises at the confirmation depth and heals reorganisations (to the depth it watches).
+import { Periodic } from "../periodic";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
 import { MONITOR_LOCK_CLASS, type ChainLedger, type LedgerRow } from "./ledger";
@@ -26,32 +27,22 @@ const OPEN_BATCH = 500;
 const FINAL_BATCH = 2000;
 
 export class LedgerMonitor {
-  private timer: NodeJS.Timeout | undefined;
-  private current: Promise<unknown> | undefined;
-  private running = false;
+  private readonly periodic: Periodic;
   /** Rows whose nonce was seen used by something else, by id: how many ticks in a row. */
   private readonly consumed = new Map<number, number>();
 
-  constructor(private readonly options: MonitorOptions) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = () => {
-      if (!this.running) return;
-      this.current = this.tick()
-        .catch((error: unknown) => this.options.logger.error({ err: error }, "ledger monitor tick failed"))
-        .finally(() => {
-          if (this.running) this.timer = setTimeout(loop, this.options.settings.monitorIntervalMs);
-        });
-    };
-    loop();
+  constructor(private readonly options: MonitorOptions) {
+    this.periodic = new Periodic(() => this.tick(), options.settings.monitorIntervalMs, (error) =>
+      options.logger.error({ err: error }, "ledger monitor tick failed"),
+    );
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.current;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One pass, if this process wins the election for it. Exposed so tests drive the monitor by hand. */

@@ -1,4 +1,5 @@
 // The confirmation watcher: turns chain facts the indexer holds at the configured depth into outbox events.
+import { Periodic } from "../periodic";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
@@ -27,30 +28,20 @@ const STALE_FACT_DAYS = 30;
 export type WatcherOptions = { db: Knex; config: Config; logger: Logger; intervalMs: number };
 
 export class ConfirmationWatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private current: Promise<unknown> | undefined;
-  private running = false;
+  private readonly periodic: Periodic;
 
-  constructor(private readonly options: WatcherOptions) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = () => {
-      if (!this.running) return;
-      this.current = this.tick()
-        .catch((error: unknown) => this.options.logger.error({ err: error }, "confirmation watcher tick failed"))
-        .finally(() => {
-          if (this.running) this.timer = setTimeout(loop, this.options.intervalMs);
-        });
-    };
-    loop();
+  constructor(private readonly options: WatcherOptions) {
+    this.periodic = new Periodic(() => this.tick(), options.intervalMs, (error) =>
+      options.logger.error({ err: error }, "confirmation watcher tick failed"),
+    );
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.current;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One pass; returns how many events it enqueued. Exposed so tests and tools can drive the watcher directly. */
