@@ -122,6 +122,40 @@ describe("shared-wallet ledger review (issue 15)", function () {
     expect(await certsCounted(db, brand.id)).to.equal(10);
   });
 
+  it("an issuance of a minted UID while a ledger handler updates its passport row twice: no deadlock", async () => {
+    // The monitor's handlers update a passport row more than once in one transaction (minted, then events sent); the
+    // second update checks the row's foreign key with FOR KEY SHARE on the product. A repeat issuance holding the
+    // product row FOR UPDATE while its insert waits on that transaction deadlocked (seen in CI as a 500).
+    const { db } = deps;
+    await createBrand(db, { slug: "lock-brand", name: "Lock Brand", uidPrefix: "LCK" });
+    const brand = await getBrand(db, "lock-brand");
+    const { uid } = await registerProduct(db, brand, { sku: "L-1", name: "Lock probe", category: "t-shirt", price: 100 });
+    const product = (await findProductByUid(db, uid))!;
+    expect((await issuePassport(deps, product)).status).to.equal("minted");
+
+    const handler = await db.transaction();
+    try {
+      await handler("app.passports").where({ product_id: product.id }).update({ events_sent: false });
+      const repeat = issuePassport(deps, product);
+      let waiting = false;
+      for (let i = 0; i < 200 && !waiting; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        const row = await db.raw<{ rows: unknown[] }>(
+          "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'insert into \"app\".\"passports\"%'",
+        );
+        waiting = row.rows.length > 0;
+      }
+      expect(waiting, "the repeat issuance's insert waits on the handler's transaction").to.equal(true);
+      await handler("app.passports").where({ product_id: product.id }).update({ events_sent: true });
+      await handler.commit();
+      const again = await repeat;
+      expect(again.created).to.equal(false);
+      expect(again.status).to.equal("minted");
+    } finally {
+      if (!handler.isCompleted()) await handler.rollback();
+    }
+  });
+
   it("a claim the pump cannot settle from the chain (the node refuses its log query) does not stop other claims being minted", async () => {
     const { db, config } = deps;
     // A JSON-RPC proxy in front of the node that refuses eth_getLogs, as hosted nodes refuse a too-wide block range.

@@ -3,10 +3,11 @@ import type { Knex } from "../db/knex";
 
 /**
  * Locks the brand's row until the transaction ends: branding is read, changed and written back whole (a jsonb
- * column), so two editors saving at once would otherwise lose one of the changes.
+ * column), so two editors saving at once would otherwise lose one of the changes. FOR NO KEY UPDATE: rows that
+ * reference the brand (events, scans, usage) still pass their foreign-key checks meanwhile.
  */
 export async function lockBrandRow(trx: Knex, brandId: number): Promise<void> {
-  await trx("app.brands").where({ id: brandId }).forUpdate().first("id");
+  await trx("app.brands").where({ id: brandId }).forNoKeyUpdate().first("id");
 }
 
 /** The UID of the brand's most recently registered product, if it has any. */

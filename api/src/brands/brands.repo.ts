@@ -225,7 +225,7 @@ export async function changeProductDefaults(
   change: (current: ProductDefaultsRecord) => ProductDefaultsRecord,
 ): Promise<ProductDefaultsRecord> {
   return db.transaction(async (trx) => {
-    await trx("app.brands").where({ id: brandId }).forUpdate().first("id");
+    await trx("app.brands").where({ id: brandId }).forNoKeyUpdate().first("id");
     const next = change(await findProductDefaults(trx, brandId));
     await trx("app.brands")
       .where({ id: brandId })

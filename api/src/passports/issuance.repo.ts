@@ -209,9 +209,11 @@ export async function upsertMintedIssuance(
 
 /**
  * Locks the product row for the rest of the transaction and reads it again as the mint will anchor it; undefined if
- * it is gone. Edits take the same lock (products/product-edits.ts).
+ * it is gone. Edits take the same lock (products/product-edits.ts). FOR NO KEY UPDATE, not FOR UPDATE: a ledger
+ * handler updating this product's passport row checks its foreign key with FOR KEY SHARE, which FOR UPDATE would
+ * block while this transaction's own insert waits on that handler: a deadlock.
  */
 export async function lockProductForIssuance(trx: Knex, productId: number, uid: string): Promise<ProductRow | undefined> {
-  await trx("app.products").where({ id: productId }).forUpdate().first("id");
+  await trx("app.products").where({ id: productId }).forNoKeyUpdate().first("id");
   return findProductByUid(trx, uid);
 }

@@ -39,9 +39,13 @@ export type VersionRow = {
   anchored_at: Date | null;
 };
 
-/** Locks the brand's product row for the rest of the transaction; its id, or undefined when it is not the brand's. */
+/**
+ * Locks the brand's product row for the rest of the transaction; its id, or undefined when it is not the brand's.
+ * FOR NO KEY UPDATE, as issuance takes it (passports/issuance.repo.ts): it excludes edits and issuance but not the
+ * foreign-key checks of rows that reference the product.
+ */
 export async function lockProduct(trx: Knex, brandId: number, uid: string): Promise<number | undefined> {
-  const row = await trx("app.products").where({ brand_id: brandId, uid: uid.toUpperCase() }).forUpdate().first<{ id: number } | undefined>("id");
+  const row = await trx("app.products").where({ brand_id: brandId, uid: uid.toUpperCase() }).forNoKeyUpdate().first<{ id: number } | undefined>("id");
   return row?.id;
 }
 
