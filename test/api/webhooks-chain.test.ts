@@ -20,6 +20,8 @@ describe("webhook events from chain operations", () => {
   let receiver: WebhookReceiver;
   let receiverUrl: string;
   let received: Delivery[] = [];
+  /** The tag assignment the first test delivered, for the second. */
+  let assignment: { uid: string; tokenId: string; txHash: string; tagHash: string } | undefined;
 
   before(async function () {
     this.timeout(300_000);
@@ -112,5 +114,38 @@ describe("webhook events from chain operations", () => {
     expect(await api.db("app.webhook_events").where({ dedupe_key: `product.certified:${uid}` })).to.have.length(1);
     expect(find("/v1", "product.certified", uid)).to.have.length(1);
     expect(find("/dashboard", "tag.assigned", uid)).to.have.length(1);
+    assignment = { uid, tokenId: mint.token_id as string, txHash: tag.tx_hash as string, tagHash: keccak256(toUtf8Bytes(tagUid)) };
+  });
+
+  it("an assignment seen again under another hash of its ledger row (a fee bump, a re-send after a reorg) is not sent again", async function () {
+    if (!assignment) this.skip();
+    const { api } = stack;
+    const { uid, tokenId, txHash, tagHash } = assignment!;
+    const tagEvents = () => api.db("app.webhook_events").where({ type: "tag.assigned" }).whereRaw("payload::jsonb ->> 'uid' = ?", [uid]).select("dedupe_key");
+    expect(await tagEvents()).to.have.length(1);
+    const [row] = await api.db("app.chain_transactions").whereRaw("hashes @> ARRAY[?]::text[]", [txHash.toLowerCase()]).select<Array<{ id: number }>>("id");
+    expect(row, "the assignment was sent through the ledger").to.not.equal(undefined);
+    const bumped = `0x${randomBytes(32).toString("hex")}`;
+    const legacyHash = `0x${randomBytes(32).toString("hex")}`;
+    const watcher = new ConfirmationWatcher({ db: api.db, config: api.config, logger: createLogger("silent"), intervalMs: 1000 });
+    const detail = { at: Math.floor(Date.now() / 1000), tag_hash: tagHash, previous_tag_hash: `0x${"0".repeat(64)}` };
+    await api.db("app.chain_transactions").where({ id: row!.id }).update({ hashes: api.db.raw("array_append(hashes, ?)", [bumped]) });
+    try {
+      // The indexer reports the assignment again, in another block under the row's second hash; and an assignment
+      // sent before the ledger under the key of that time (its hash and the indexer's event id).
+      await api.db("app.webhook_events").insert({ id: `evt_${randomBytes(8).toString("hex")}`, brand_id: (await getBrand(api.db, stack.demo.brand_slug)).id, type: "tag.assigned", payload: JSON.stringify({ uid }), dedupe_key: `tag.assigned:${legacyHash}:legacy-ref` });
+      await api.db("app.webhook_chain_facts").insert([
+        { kind: "tag", ref: `reorg-copy-${bumped}`, token_id: tokenId, block_number: 1, tx_hash: bumped, detail },
+        { kind: "tag", ref: "legacy-ref", token_id: tokenId, block_number: 1, tx_hash: legacyHash, detail },
+      ]);
+      await watcher.tick();
+      expect(await api.db("app.webhook_chain_facts").whereIn("ref", [`reorg-copy-${bumped}`, "legacy-ref"])).to.have.length(0);
+      expect((await tagEvents()).map((e: { dedupe_key: string }) => e.dedupe_key).sort()).to.deep.equal(
+        [`tag.assigned:${legacyHash}:legacy-ref`, `tag.assigned:ledger-${row!.id}:${tokenId}:${tagHash}`].sort(),
+      );
+    } finally {
+      await api.db("app.chain_transactions").where({ id: row!.id }).update({ hashes: api.db.raw("array_remove(hashes, ?)", [bumped]) });
+      await api.db("app.webhook_chain_facts").whereIn("ref", [`reorg-copy-${bumped}`, "legacy-ref"]).del();
+    }
   });
 });

@@ -94,6 +94,24 @@ export async function attributableFacts(trx: Knex, limit: number): Promise<Attri
   }));
 }
 
+/**
+ * The shared-wallet ledger row a transaction hash belongs to, as the first of its line: a fee bump or a re-send after
+ * a reorg gives one row several hashes, and a superseded row's work is redone by the row it names. Undefined for a
+ * transaction the ledger never sent (the local demo's seed, another wallet).
+ */
+export async function ledgerOriginOf(trx: Knex, txHash: string): Promise<number | undefined> {
+  const result = await trx.raw<{ rows: Array<{ id: number | null }> }>(
+    `WITH RECURSIVE line AS (
+       SELECT id FROM app.chain_transactions WHERE hashes @> ARRAY[?]::text[]
+       UNION
+       SELECT t.id FROM app.chain_transactions t JOIN line ON t.superseded_by = line.id
+     )
+     SELECT min(id) AS id FROM line`,
+    [txHash.toLowerCase()],
+  );
+  return result.rows[0]?.id ?? undefined;
+}
+
 export async function dropFact(trx: Knex, kind: FactKind, ref: string): Promise<void> {
   await trx("app.webhook_chain_facts").where({ kind, ref }).del();
 }

@@ -8,10 +8,12 @@ import { certificatePageUrl } from "../links";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { productCertifiedPayload, tagAssignedPayload } from "./events";
 import { enqueueEvent } from "./outbox";
+import { findEventIdByDedupeKey } from "./outbox.repo";
 import {
   attributableFacts,
   dropFact,
   dropStaleFacts,
+  ledgerOriginOf,
   parkMints,
   parkTagAssignments,
   readCursor,
@@ -59,9 +61,12 @@ export class ConfirmationWatcher {
         await this.scan(trx, "tag.assigned", source, safeBlock, state.indexedBlock, (after, upTo) => parkTagAssignments(trx, config.onchainSchema, after, upTo));
         let enqueued = 0;
         for (const fact of await attributableFacts(trx, BATCH)) {
-          await enqueueEvent(trx, await this.eventFor(trx, fact));
+          const sentBefore = fact.kind === "tag" && (await findEventIdByDedupeKey(trx, legacyTagKey(fact))) !== undefined;
+          if (!sentBefore) {
+            await enqueueEvent(trx, await this.eventFor(trx, fact));
+            enqueued += 1;
+          }
           await dropFact(trx, fact.kind, fact.ref);
-          enqueued += 1;
         }
         const stale = await dropStaleFacts(trx, STALE_FACT_DAYS);
         if (stale > 0) this.options.logger.warn({ stale }, "dropped chain facts that no product claimed");
@@ -111,9 +116,9 @@ export class ConfirmationWatcher {
     return {
       brandId: fact.brandId,
       type: "tag.assigned" as const,
-      // Not the indexer's event id (it names the block): a reorg that re-mines the same transaction elsewhere is the
-      // same assignment, and is sent once.
-      dedupeKey: `tag.assigned:${fact.txHash}:${fact.tokenId}:${fact.detail.tag_hash}`,
+      // Not the indexer's event id (it names the block), nor the hash alone: a reorg that re-mines the transaction
+      // elsewhere, or under the new hash of a fee bump, is the same assignment, sent once.
+      dedupeKey: `tag.assigned:${await assignmentSentAs(trx, fact.txHash)}:${fact.tokenId}:${fact.detail.tag_hash}`,
       payload: tagAssignedPayload({
         uid: fact.uid,
         tokenId: fact.tokenId,
@@ -125,4 +130,15 @@ export class ConfirmationWatcher {
       }),
     };
   }
+}
+
+/** What identifies the transaction of an assignment: its ledger line when the shared wallet sent it, else its hash. */
+async function assignmentSentAs(trx: Knex, txHash: string): Promise<string> {
+  const origin = await ledgerOriginOf(trx, txHash);
+  return origin === undefined ? txHash : `ledger-${origin}`;
+}
+
+/** The key tag.assigned had before the ledger (hash and indexer event id): an assignment sent under it is not sent again. */
+function legacyTagKey(fact: AttributableFact): string {
+  return `tag.assigned:${fact.txHash}:${fact.ref}`;
 }
