@@ -2,6 +2,7 @@
 // brand's passports from the seeded stack's database; from then on nothing calls the API. The archive is unpacked
 // with tar and its own verify script, run with plain node and only the chain's RPC URL, finds every passport OK
 // (exit 0); one byte changed in one passport's content, or a credential altered, makes that passport FAIL (exit 1).
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +19,7 @@ describe("passport archive: verified against the chain without the service", () 
   let mintedUids: string[] = [];
   const minted = () => mintedUids;
   // verify.js finds ethers and canonicalize here, as it would after `npm install` in its folder.
-  const verify = () => verifyArchive(stack, root);
+  const verify = (extraArgs: string[] = []) => verifyArchive(stack, root, extraArgs);
 
   before(async function () {
     this.timeout(300_000);
@@ -93,6 +94,40 @@ describe("passport archive: verified against the chain without the service", () 
     } finally {
       writeFileSync(file, original);
     }
+  });
+
+  it("pins the contract the reader trusts: the right one verifies, another fails every passport", async function () {
+    this.timeout(120_000);
+    const unpinned = await verify();
+    expect(unpinned.stdout).to.contain("is the archive's own word: pass --contract <address>");
+    const contract = stack.contracts.deployment.contracts.ProductPassport.address;
+    const pinned = await verify(["--contract", contract]);
+    expect(pinned.code, pinned.stdout + pinned.stderr).to.equal(0);
+    expect(pinned.stdout).to.contain(`Contract pinned: ${contract}`).and.contain(`All ${minted().length} passports verified.`);
+    const other = "0x000000000000000000000000000000000000dEaD";
+    const wrong = await verify(["--contract", other]);
+    expect(wrong.code).to.equal(1);
+    for (const uid of minted()) expect(wrong.stdout).to.match(new RegExp(`^FAIL ${uid} +anchored on contract 0x[0-9a-fA-F]{40}, not the trusted ${other}`, "m"));
+    expect((await verify(["--contract", "0x12"])).code, "a malformed address is a wrong invocation").to.equal(2);
+  });
+
+  it("pins the signing key the reader trusts: another did.json with the same key ids fails every credential", async function () {
+    this.timeout(120_000);
+    const archived = JSON.parse(readFileSync(path.join(root, "did.json"), "utf8")) as { verificationMethod: Array<{ id: string; publicKeyJwk: unknown }> };
+    const published = path.join(work, "published-did.json");
+    writeFileSync(published, JSON.stringify(archived));
+    const same = await verify(["--did", published]);
+    expect(same.code, same.stdout + same.stderr).to.equal(0);
+    expect(same.stdout).to.contain(`Signing key from ${published}`);
+    // A forger's document: the archive's key ids, another Ed25519 key.
+    const forgerKey = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
+    const forged = { ...archived, verificationMethod: archived.verificationMethod.map((m) => ({ ...m, publicKeyJwk: forgerKey })) };
+    const other = path.join(work, "other-did.json");
+    writeFileSync(other, JSON.stringify(forged));
+    const refused = await verify(["--did", other]);
+    expect(refused.code).to.equal(1);
+    for (const uid of minted()) expect(refused.stdout).to.match(new RegExp(`^FAIL ${uid} .*signature does not verify with other-did\\.json`, "m"));
+    expect((await verify(["--did", path.join(work, "missing.json")])).code).to.equal(2);
   });
 
   it("finds a credential that is not what its signature covers", async function () {

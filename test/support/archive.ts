@@ -42,6 +42,6 @@ export async function unpackArchive(file: string, dir: string, brandSlug: string
 }
 
 /** The archive's verify script against the stack's chain; it finds ethers and canonicalize as after `npm install`. */
-export function verifyArchive(stack: SeededStack, root: string): Promise<Run> {
-  return run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl], { NODE_PATH: path.join(REPO, "node_modules") });
+export function verifyArchive(stack: SeededStack, root: string, extraArgs: string[] = []): Promise<Run> {
+  return run(process.execPath, [path.join(root, "verify", "verify.js"), "--rpc", stack.chain.rpcUrl, ...extraArgs], { NODE_PATH: path.join(REPO, "node_modules") });
 }

@@ -2,7 +2,8 @@
 // Verifies a Passport Registry archive against the chain, without the service that wrote it: for every passport,
 // the keccak256 of its content's RFC 8785 canonical JSON must be the hash the passport contract holds for its token,
 // the mint must be on chain as archived, and its credential's signature must verify with the archived did.json key.
-// Usage: node verify.js --rpc <JSON-RPC URL> [--archive <dir>] [--log-range <blocks>]
+// Usage: node verify.js --rpc <JSON-RPC URL> [--contract <address>] [--did <did.json>] [--archive <dir>] [--log-range <blocks>]
+// --contract and --did pin what the archive only asserts: the passport contract and the signing key you trust.
 // Needs Node 20 or later and the packages of package.json beside it (npm install, or NODE_PATH).
 /* global require, __dirname, process, console, Buffer */
 "use strict";
@@ -34,6 +35,12 @@ function parseArgs(argv) {
     } else if (name === "--archive" && value) {
       args.archive = path.resolve(value);
       i += 1;
+    } else if (name === "--contract" && /^0x[0-9a-fA-F]{40}$/.test(value || "")) {
+      args.contract = value;
+      i += 1;
+    } else if (name === "--did" && value) {
+      args.did = path.resolve(value);
+      i += 1;
     } else if (name === "--log-range" && /^[1-9][0-9]*$/.test(value || "")) {
       args.logRange = Number(value);
       i += 1;
@@ -43,6 +50,8 @@ function parseArgs(argv) {
   }
   return args;
 }
+
+const USAGE = "Usage: node verify.js --rpc <JSON-RPC URL> [--contract <address>] [--did <did.json>] [--archive <dir>] [--log-range <blocks>]";
 
 const hashOf = (value) => keccak256(toUtf8Bytes(canonicalize(value)));
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"));
@@ -58,12 +67,12 @@ async function logsBetween(contract, filter, from, to, range) {
 }
 
 /** The credential's signature, checked with the key its `kid` names in the archived DID document. */
-function verifyCredential(jwt, credentialJson, didDocument) {
+function verifyCredential(jwt, credentialJson, didDocument, didName) {
   const parts = jwt.trim().split(".");
   if (parts.length !== 3) return "credential.jwt is not a compact JWS";
   const header = JSON.parse(Buffer.from(parts[0], "base64url").toString("utf8"));
   const method = (didDocument.verificationMethod || []).find((m) => m.id === header.kid);
-  if (!method || !method.publicKeyJwk) return `the credential's key ${header.kid} is not in did.json`;
+  if (!method || !method.publicKeyJwk) return `the credential's key ${header.kid} is not in ${didName}`;
   const key = crypto.createPublicKey({ key: method.publicKeyJwk, format: "jwk" });
   const signed = Buffer.from(`${parts[0]}.${parts[1]}`, "ascii");
   const signature = Buffer.from(parts[2], "base64url");
@@ -71,7 +80,7 @@ function verifyCredential(jwt, credentialJson, didDocument) {
   if (header.alg === "EdDSA") valid = crypto.verify(null, signed, key, signature);
   else if (header.alg === "ES256") valid = crypto.verify("sha256", signed, { key, dsaEncoding: "ieee-p1363" }, signature);
   else return `unsupported signature algorithm ${header.alg}`;
-  if (!valid) return "the credential's signature does not verify with did.json";
+  if (!valid) return `the credential's signature does not verify with ${didName}`;
   const payload = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
   if (credentialJson && canonicalize(payload) !== canonicalize(credentialJson)) return "credential.json is not what credential.jwt signs";
   return undefined;
@@ -86,6 +95,10 @@ async function verifyPassport(entry, ctx) {
   const tokenId = BigInt(keccak256(toUtf8Bytes(entry.uid.toUpperCase())));
   if (content.uid !== entry.uid) problems.push(`content.json is the passport of ${content.uid}, not ${entry.uid}`);
   if (String(tokenId) !== anchor.token_id) problems.push(`token id ${anchor.token_id} is not keccak256 of the UID (${tokenId})`);
+  if (ctx.trustedContract && !sameHex(anchor.contract, ctx.trustedContract)) {
+    problems.push(`anchored on contract ${anchor.contract}, not the trusted ${ctx.trustedContract}`);
+    return { problems, computed };
+  }
   const contract = ctx.contractAt(anchor.contract);
   if (!(await contract.exists(tokenId))) {
     problems.push(`token ${tokenId} does not exist on chain`);
@@ -114,7 +127,7 @@ async function verifyPassport(entry, ctx) {
   if (!fs.existsSync(jwtFile) && (entry.credential || fs.existsSync(credentialFile))) problems.push("credential.jwt is missing");
   if (fs.existsSync(jwtFile)) {
     const credential = fs.existsSync(credentialFile) ? readJson(credentialFile) : undefined;
-    const problem = ctx.didDocument ? verifyCredential(fs.readFileSync(jwtFile, "utf8"), credential, ctx.didDocument) : "did.json is missing";
+    const problem = ctx.didDocument ? verifyCredential(fs.readFileSync(jwtFile, "utf8"), credential, ctx.didDocument, ctx.didName) : `${ctx.didName} is missing`;
     if (problem) problems.push(problem);
     const anchored = credential && credential.credentialSubject && credential.credentialSubject.chainAnchor;
     if (anchored && anchored.dataHash && !sameHex(anchored.dataHash, computed)) problems.push(`the credential anchors ${anchored.dataHash}, not the content's ${computed}`);
@@ -127,15 +140,19 @@ async function main() {
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (error) {
-    console.error(`${error.message}\nUsage: node verify.js --rpc <JSON-RPC URL> [--archive <dir>] [--log-range <blocks>]`);
+    console.error(`${error.message}\n${USAGE}`);
     return 2;
   }
   if (args.help || !args.rpc) {
-    console.error("Usage: node verify.js --rpc <JSON-RPC URL> [--archive <dir>] [--log-range <blocks>]\n(the RPC URL may also come from RPC_URL)");
+    console.error(`${USAGE}\n(the RPC URL may also come from RPC_URL)`);
     return args.help ? 0 : 2;
   }
   const manifest = readJson(path.join(args.archive, "manifest.json"));
-  const didFile = path.join(args.archive, "did.json");
+  const didFile = args.did || path.join(args.archive, "did.json");
+  if (args.did && !fs.existsSync(args.did)) {
+    console.error(`--did ${args.did}: no such file`);
+    return 2;
+  }
   const provider = new JsonRpcProvider(args.rpc, undefined, { staticNetwork: true });
   let chainId;
   let head;
@@ -153,6 +170,8 @@ async function main() {
     head,
     logRange: args.logRange,
     didDocument: fs.existsSync(didFile) ? readJson(didFile) : undefined,
+    didName: args.did ? path.basename(args.did) : "did.json",
+    trustedContract: args.contract,
     contractAt: (address) => {
       if (!contracts.has(address)) contracts.set(address, new Contract(address, ABI, provider));
       return contracts.get(address);
@@ -160,6 +179,18 @@ async function main() {
   };
   console.log(`Archive of ${manifest.service} written ${manifest.generated_at}: ${manifest.passports.length} passports`);
   console.log(`Chain ${chainId} at ${args.rpc}, block ${head}`);
+  // What the archive only asserts, and what the reader pinned: a forger can write an archive whose contract and key
+  // are their own, and it verifies against them.
+  console.log(
+    args.contract
+      ? `Contract pinned: ${args.contract}`
+      : `Contract ${manifest.contract} is the archive's own word: pass --contract <address> with the address the brand publishes.`,
+  );
+  console.log(
+    args.did
+      ? `Signing key from ${args.did}`
+      : "Signatures are checked with the archive's own did.json: pass --did <file> with the issuer's published /.well-known/did.json.",
+  );
   let failed = 0;
   if (chainId !== manifest.chain_id) {
     console.log(`FAIL the archive's passports are on chain ${manifest.chain_id}, this node is chain ${chainId}`);
