@@ -10,7 +10,8 @@ import { expect } from "chai";
 import Koa from "koa";
 import { KeyCache } from "../../api/src/brands/key-cache";
 import { ConfigError, loadConfig, type Config } from "../../api/src/config";
-import { createDb } from "../../api/src/db/knex";
+import { createDb, migrationPool } from "../../api/src/db/knex";
+import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
 import { errorHandler } from "../../api/src/middleware/error-handler";
 import { requestId } from "../../api/src/middleware/request-id";
@@ -320,6 +321,27 @@ describe("Postgres connection settings", () => {
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
+        await db.destroy();
+      }
+    });
+
+    it("runs migrations on connections without the statement time-out, over the same TLS", async () => {
+      const config = configFor(`?sslmode=verify-full&sslrootcert=${ca.cert}`, { DATABASE_STATEMENT_TIMEOUT_MS: "200" });
+      const db = createDb(config.database);
+      const migrator = migrationPool(db);
+      try {
+        expect((await db.raw<{ rows: Array<{ statement_timeout: string }> }>("SHOW statement_timeout")).rows[0]!.statement_timeout).to.equal("200ms");
+        expect((await migrator.raw<{ rows: Array<{ statement_timeout: string }> }>("SHOW statement_timeout")).rows[0]!.statement_timeout).to.equal("0");
+        // A statement as long as an index build on a large table: cancelled on the pool, finished by the migrator.
+        expect(await db.raw("SELECT pg_sleep(0.5)").then(() => "finished", (error: { code?: string }) => error.code)).to.equal("57014");
+        expect((await migrator.raw<{ rows: unknown[] }>("SELECT pg_sleep(0.5)")).rows).to.have.length(1);
+        expect((await migrator.raw<{ rows: Array<{ ssl: boolean }> }>("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")).rows[0]!.ssl).to.equal(true);
+        // The wiring: migrateLatest with the time-out configured brings the schema up to date and leaves the pool as it was.
+        await migrateLatest(db);
+        expect((await db.raw<{ rows: unknown[] }>("SELECT 1 FROM app.chain_transactions LIMIT 1")).rows).to.have.length(0);
+        expect((await db.raw<{ rows: Array<{ statement_timeout: string }> }>("SHOW statement_timeout")).rows[0]!.statement_timeout).to.equal("200ms");
+      } finally {
+        await migrator.destroy();
         await db.destroy();
       }
     });

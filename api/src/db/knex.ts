@@ -29,3 +29,15 @@ export function createDb(database: string | DatabaseSettings, poolMax?: number):
     acquireConnectionTimeout: 10_000,
   });
 }
+
+/**
+ * A small pool on `db`'s connection settings (TLS included) without DATABASE_STATEMENT_TIMEOUT_MS: a migration may
+ * rewrite a large table or build an index CONCURRENTLY, which takes longer than any request may. The time-out is left
+ * out of the connections' start-up settings rather than SET on one, because a migration outside a transaction runs
+ * each statement on whichever connection the pool gives it.
+ */
+export function migrationPool(db: Knex): Knex {
+  const config = db.client.config as Knex.Config;
+  const connection = config.connection as Knex.PgConnectionConfig & { statement_timeout?: number };
+  return knexFactory({ ...config, connection: { ...connection, statement_timeout: undefined }, pool: { min: 0, max: 2 } });
+}

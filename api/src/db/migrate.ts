@@ -1,6 +1,7 @@
 // Runs the API's knex migrations. Migrations are listed here, not discovered on disk, so they run the same under
 // tsx, in tests and in a bundled build.
 import type { Knex } from "knex";
+import { migrationPool } from "./knex";
 import * as initial from "./migrations/001-initial";
 import * as authAndScans from "./migrations/002-auth-and-scans";
 import * as supplyChainDetails from "./migrations/003-supply-chain-details";
@@ -74,9 +75,17 @@ const options: Knex.MigratorConfig = {
   tableName: "knex_migrations",
 };
 
-/** Brings schema "app" up to date; safe to run from several processes at once (knex takes a lock). */
+/**
+ * Brings schema "app" up to date; safe to run from several processes at once (knex takes a lock). It runs on a pool
+ * of its own without the statement time-out (see migrationPool).
+ */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  await db.raw("CREATE SCHEMA IF NOT EXISTS app");
-  const [, applied] = (await db.migrate.latest(options)) as [number, string[]];
-  return applied;
+  const migrator = migrationPool(db);
+  try {
+    await migrator.raw("CREATE SCHEMA IF NOT EXISTS app");
+    const [, applied] = (await migrator.migrate.latest(options)) as [number, string[]];
+    return applied;
+  } finally {
+    await migrator.destroy();
+  }
 }
