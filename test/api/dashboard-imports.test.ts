@@ -195,6 +195,70 @@ describe("dashboard: CSV product import", () => {
     expect(job).to.include({ status: "done", imported: 1, failed: 0, errors_url: null });
   });
 
+  it("imports GS1 identifiers: a GTIN-13 stored as GTIN-14, and a GTIN and serial taken already or twice in the file fail their row", async () => {
+    const gs1 = "sku,name,category,price,gtin,lot,serial";
+    const first = await upload(editor, `${gs1}\nGS1-1,Tee one,t-shirt,10,9520123000516,L-7,S-0001\n`);
+    expect((await finished(editor, (await json(first)).data.id)).imported).to.equal(1);
+    const stored = await api.db("app.products").where({ brand_id: brand.id, sku: "GS1-1" }).first("gtin", "lot", "serial");
+    expect(stored).to.deep.equal({ gtin: "09520123000516", lot: "L-7", serial: "S-0001" });
+
+    const rows = [
+      "GS1-2,Tee two,t-shirt,10,09520123000516,,S-0002", // imported
+      "GS1-3,Same item as GS1-1,t-shirt,10,09520123000516,,S-0001", // taken by an earlier import
+      "GS1-4,Twin of GS1-2,t-shirt,10,9520123000516,,S-0002", // repeats row 2 of this file, written as a GTIN-13
+      "GS1-5,Serial alone,t-shirt,10,,,S-0009",
+      "GS1-6,Bad check digit,t-shirt,10,09520123000519,,S-0010",
+      "GS1-7,GTIN and lot only,t-shirt,10,09520123000516,L-8,", // a batch, not an item: no uniqueness
+    ];
+    const res = await upload(editor, `${gs1}\n${rows.join("\n")}\n`);
+    const job = await finished(editor, (await json(res)).data.id);
+    expect(job).to.include({ imported: 2, failed: 4 });
+    const errors = (parse(await (await editor.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text()) as string[][]).slice(1);
+    expect(errors.map((r) => [r[0], r[7]])).to.deep.equal([
+      ["GS1-3", "serial: a product with GTIN 09520123000516 and serial S-0001 is registered already; each item needs its own serial"],
+      ["GS1-4", "serial: row 2 has this GTIN and serial already; each item needs its own serial"],
+      ["GS1-5", "serial: needs a GTIN"],
+      ["GS1-6", errors.find((r) => r[0] === "GS1-6")![7]!],
+    ]);
+    expect(errors.find((r) => r[0] === "GS1-6")![7]).to.match(/^gtin: .*check digit/);
+    const imported = await api.db("app.products").where({ brand_id: brand.id }).whereIn("sku", ["GS1-2", "GS1-7"]).orderBy("sku").select("sku", "gtin", "lot", "serial");
+    expect(imported).to.deep.equal([
+      { sku: "GS1-2", gtin: "09520123000516", lot: null, serial: "S-0002" },
+      { sku: "GS1-7", gtin: "09520123000516", lot: "L-8", serial: null },
+    ]);
+  });
+
+  it("fails the row of a GTIN and serial registered while its chunk was being checked, importing the rest", async () => {
+    // A registration that lands between the check and the insert, made deterministic: a trigger registers a twin of
+    // row RACE-1 just before RACE-1's own insert.
+    await api.db.raw(`
+      CREATE FUNCTION public.register_twin_first() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE twin app.products;
+      BEGIN
+        IF NEW.sku = 'RACE-1' THEN
+          twin := NEW;
+          twin.id := nextval(pg_get_serial_sequence('app.products', 'id'));
+          twin.uid := overlay(NEW.uid placing 'Z' from length(NEW.uid));
+          twin.sku := 'RACE-TWIN';
+          INSERT INTO app.products SELECT (twin).*;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await api.db.raw("CREATE TRIGGER register_twin_first BEFORE INSERT ON app.products FOR EACH ROW EXECUTE FUNCTION public.register_twin_first()");
+    try {
+      const res = await upload(editor, "sku,name,category,price,gtin,serial\nRACE-0,Before,t-shirt,10,09520123000516,R-0\nRACE-1,Raced,t-shirt,10,09520123000516,R-1\nRACE-2,After,t-shirt,10,09520123000516,R-2\n");
+      const job = await finished(editor, (await json(res)).data.id);
+      expect(job).to.include({ status: "done", total: 3, processed: 3, imported: 2, failed: 1 });
+      const errors = (parse(await (await editor.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text()) as string[][]).slice(1);
+      expect(errors).to.deep.equal([["RACE-1", "Raced", "t-shirt", "10", "09520123000516", "R-1", "serial: a product with GTIN 09520123000516 and serial R-1 is registered already; each item needs its own serial"]]);
+      const skus = await api.db("app.products").where({ brand_id: brand.id }).where("sku", "like", "RACE-%").orderBy("sku").pluck("sku");
+      expect(skus).to.deep.equal(["RACE-0", "RACE-2", "RACE-TWIN"]);
+    } finally {
+      await api.db.raw("DROP TRIGGER register_twin_first ON app.products");
+      await api.db.raw("DROP FUNCTION public.register_twin_first()");
+    }
+  });
+
   it("refuses an unusable upload whole, naming the problem: header, format, size, type, row count", async function () {
     this.timeout(60_000);
     const problems = async (res: Response) => {
@@ -243,7 +307,7 @@ describe("dashboard: CSV product import", () => {
     const template = await viewer.call("/api/dashboard/imports/template.csv");
     expect(template.status).to.equal(200);
     const [header, example] = parse(await template.text()) as string[][];
-    expect(header).to.deep.equal(["sku", "name", "category", "price", "currency", "fabric_type", "description", "factory_id", "fiber_composition", "certifications", "care_instructions", "country_of_manufacture"]);
+    expect(header).to.deep.equal(["sku", "name", "category", "price", "currency", "fabric_type", "description", "factory_id", "fiber_composition", "certifications", "care_instructions", "country_of_manufacture", "gtin", "lot", "serial"]);
     expect(example).to.have.length(header!.length);
 
     const mine = await api.db("app.import_jobs").where({ brand_id: brand.id }).orderBy("id").first("id");

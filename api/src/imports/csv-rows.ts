@@ -17,6 +17,9 @@ export const IMPORT_COLUMNS = [
   "certifications",
   "care_instructions",
   "country_of_manufacture",
+  "gtin",
+  "lot",
+  "serial",
 ] as const;
 export const REQUIRED_COLUMNS = ["sku", "name", "category", "price"] as const;
 
@@ -39,6 +42,9 @@ export const TEMPLATE_ROW: Record<(typeof IMPORT_COLUMNS)[number], string> = {
   certifications: "GOTS:Control Union:CU-123456:2027-01-01",
   care_instructions: "Machine wash at 30 °C inside out.",
   country_of_manufacture: "BD",
+  gtin: "09520123000400",
+  lot: "",
+  serial: "TS-001-0001",
 };
 
 export type ParsedUpload = { header: string[]; rows: string[][] };

@@ -84,11 +84,24 @@ export async function listErrors(db: Knex, jobId: number): Promise<Array<{ row_n
  * Inserts products in one statement; rows whose UID is taken (a random UID drawn twice) are skipped, and their UIDs
  * returned so the caller draws again.
  */
-export async function insertProducts(db: Knex, rows: NewProduct[]): Promise<{ inserted: number; takenUids: string[] }> {
-  if (rows.length === 0) return { inserted: 0, takenUids: [] };
-  const inserted = await db("app.products").insert(rows).onConflict("uid").ignore().returning<Array<{ uid: string }>>("uid");
+/**
+ * Inserts the rows, skipping any that conflict (a UID drawn twice, or a GTIN and serial registered meanwhile);
+ * returns the UIDs of those not inserted, for the caller to tell apart with `takenGtinSerials`.
+ */
+export async function insertProducts(db: Knex, rows: NewProduct[]): Promise<{ inserted: number; notInserted: string[] }> {
+  if (rows.length === 0) return { inserted: 0, notInserted: [] };
+  const inserted = await db("app.products").insert(rows).onConflict().ignore().returning<Array<{ uid: string }>>("uid");
   const done = new Set(inserted.map((r) => r.uid));
-  return { inserted: inserted.length, takenUids: rows.filter((r) => !done.has(r.uid)).map((r) => r.uid) };
+  return { inserted: inserted.length, notInserted: rows.filter((r) => !done.has(r.uid)).map((r) => r.uid) };
+}
+
+/** Which of the GTIN and serial pairs (GTIN-14) a product has already, service-wide, as "gtin/serial" keys. */
+export async function takenGtinSerials(db: Knex, pairs: Array<{ gtin: string; serial: string }>): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await db("app.products")
+    .whereIn(["gtin", "serial"], pairs.map((p) => [p.gtin, p.serial]))
+    .select<Array<{ gtin: string; serial: string }>>("gtin", "serial");
+  return new Set(rows.map((r) => `${r.gtin}/${r.serial}`));
 }
 
 /** Registry factories among `ids`, with their country. */

@@ -9,7 +9,7 @@ import { recordAudit, type Actor } from "../audit/service";
 import { productDefaults, type BrandContext } from "../brands/service";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { newUid } from "../passports/uid";
-import { productProblems, productRowFor } from "../products/product-rules";
+import { orphanQualifiers, productProblems, productRowFor } from "../products/product-rules";
 import type { NewProduct } from "../products/products.repo";
 import type { CreateProductInput } from "../products/service";
 import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, parseUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
@@ -23,6 +23,7 @@ import {
   insertJob,
   insertProducts,
   listErrors,
+  takenGtinSerials,
   type ImportJobRow,
 } from "./imports.repo";
 
@@ -72,14 +73,22 @@ async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: 
       const { products, failures } = await checkChunk(deps, brand, job.header, rows.slice(start, start + CHUNK_ROWS), start, validateRow, defaults);
       await db.transaction(async (trx) => {
         let pending = products;
+        let raced = 0;
         for (let attempt = 0; pending.length > 0; attempt += 1) {
           if (attempt === MAX_UID_ATTEMPTS) throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
-          const { takenUids } = await insertProducts(trx, pending);
-          const taken = new Set(takenUids);
-          pending = pending.filter((p) => taken.has(p.uid)).map((p) => ({ ...p, uid: newUid(brand.uidPrefix) }));
+          const notInserted = new Set((await insertProducts(trx, pending.map((p) => p.product))).notInserted);
+          pending = pending.filter((p) => notInserted.has(p.product.uid));
+          // A product registered meanwhile with the same GTIN and serial fails the row; a UID drawn twice is drawn again.
+          const taken = await takenGtinSerials(trx, gs1Pairs(pending.map((p) => p.product)));
+          const isTaken = (p: CheckedProduct) => taken.has(gs1Key(p.product) ?? "");
+          for (const p of pending.filter(isTaken)) {
+            failures.push({ row: p.row, cells: p.cells, error: describe(gtinSerialTakenProblems(p.product)) });
+            raced += 1;
+          }
+          pending = pending.filter((p) => !isTaken(p)).map((p) => ({ ...p, product: { ...p.product, uid: newUid(brand.uidPrefix) } }));
         }
         await insertErrors(trx, job.id, failures);
-        await addProgress(trx, job.id, { processed: products.length + failures.length, imported: products.length, failed: failures.length });
+        await addProgress(trx, job.id, { processed: products.length + failures.length - raced, imported: products.length - raced, failed: failures.length });
       });
       // Let requests in between chunks: validating a chunk is CPU work on the API's event loop.
       await new Promise((resolve) => setImmediate(resolve));
@@ -116,7 +125,7 @@ async function checkChunk(
   offset: number,
   validateRow: RowValidator,
   defaults: Awaited<ReturnType<typeof productDefaults>>,
-): Promise<{ products: NewProduct[]; failures: Array<{ row: number; cells: string[]; error: string }> }> {
+): Promise<{ products: CheckedProduct[]; failures: Array<{ row: number; cells: string[]; error: string }> }> {
   const checked = chunk.map((cells, i) => {
     // Row 1 is the header: the first product is row 2, as a spreadsheet numbers it.
     const row = offset + i + 2;
@@ -126,24 +135,60 @@ async function checkChunk(
   // Every factory the chunk names, looked up at once.
   const factoryIds = [...new Set(checked.flatMap((c) => (c.problems.length === 0 && typeof c.input.factory_id === "number" ? [c.input.factory_id] : [])))];
   const factories = await findFactories(deps.db, factoryIds);
-  const products: NewProduct[] = [];
+  const products: CheckedProduct[] = [];
   // UIDs are random; one drawn twice in a chunk would make one insert of the statement a silent no-op.
   const uids = new Set<string>();
   const failures: Array<{ row: number; cells: string[]; error: string }> = [];
+  const rows: Array<{ row: number; cells: string[]; product: Omit<NewProduct, "uid"> }> = [];
   for (const item of checked) {
     const input = item.input as CreateProductInput;
-    const problems = item.problems.length > 0 ? item.problems : productProblems(input, factories);
+    const problems = item.problems.length > 0 ? item.problems : [...productProblems(input, factories), ...orphanQualifiers(input)];
     if (problems.length > 0) {
-      failures.push({ row: item.row, cells: item.cells.map((cell) => cell.replaceAll("\0", "")), error: describe(problems) });
+      failures.push({ row: item.row, cells: cleanCells(item.cells), error: describe(problems) });
       continue;
     }
     const factoryCountry = input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country.trim();
+    rows.push({ row: item.row, cells: cleanCells(item.cells), product: productRowFor(brand.id, input, defaults, factoryCountry) });
+  }
+  // A GTIN and serial name one item, service-wide: a pair some product has, or an earlier row of the file has, fails.
+  const taken = await takenGtinSerials(deps.db, gs1Pairs(rows.map((r) => r.product)));
+  const firstRowOf = new Map<string, number>();
+  for (const item of rows) {
+    const key = gs1Key(item.product);
+    if (key !== undefined && taken.has(key)) {
+      failures.push({ row: item.row, cells: item.cells, error: describe(gtinSerialTakenProblems(item.product)) });
+      continue;
+    }
+    if (key !== undefined && firstRowOf.has(key)) {
+      failures.push({ row: item.row, cells: item.cells, error: `serial: row ${firstRowOf.get(key)} has this GTIN and serial already; each item needs its own serial` });
+      continue;
+    }
+    if (key !== undefined) firstRowOf.set(key, item.row);
     let uid = newUid(brand.uidPrefix);
     while (uids.has(uid)) uid = newUid(brand.uidPrefix);
     uids.add(uid);
-    products.push({ ...productRowFor(brand.id, input, defaults, factoryCountry), uid });
+    products.push({ row: item.row, cells: item.cells, product: { ...item.product, uid } });
   }
+  failures.sort((a, b) => a.row - b.row);
   return { products, failures };
+}
+
+/** A row ready to insert, with where it came from (a row that loses a race for its GTIN and serial fails as itself). */
+type CheckedProduct = { row: number; cells: string[]; product: NewProduct };
+
+const cleanCells = (cells: string[]) => cells.map((cell) => cell.replaceAll("\0", ""));
+
+/** "gtin/serial" of a product that has both, as takenGtinSerials keys it. */
+function gs1Key(product: { gtin?: string | null; serial?: string | null }): string | undefined {
+  return product.gtin && product.serial ? `${product.gtin}/${product.serial}` : undefined;
+}
+
+function gs1Pairs(products: Array<{ gtin?: string | null; serial?: string | null }>): Array<{ gtin: string; serial: string }> {
+  return products.flatMap((p) => (p.gtin && p.serial ? [{ gtin: p.gtin, serial: p.serial }] : []));
+}
+
+function gtinSerialTakenProblems(product: { gtin?: string | null; serial?: string | null }): ErrorDetail[] {
+  return [{ field: "serial", problem: `a product with GTIN ${product.gtin} and serial ${product.serial} is registered already; each item needs its own serial` }];
 }
 
 function describe(problems: ErrorDetail[]): string {

@@ -35,7 +35,8 @@ function UploadForm() {
       <Section title="1. Start from the template" id="template">
         <p>
           One product a row, with a header row of field names. Fibre composition is written <code>cotton:95;elastane:5</code>; certifications{" "}
-          <code>GOTS:issuer:number:2027-01-01</code>, several separated by <code>;</code>. At most 20,000 rows and 10 MB.
+          <code>GOTS:issuer:number:2027-01-01</code>, several separated by <code>;</code>. A <code>gtin</code> with a <code>serial</code> names one
+          item and may be used once; a <code>lot</code> or <code>serial</code> needs a GTIN. At most 20,000 rows and 10 MB.
         </p>
         <a className="button secondary" href="/api/dashboard/imports/template.csv" download="products-template.csv">
           Download the CSV template
