@@ -98,11 +98,13 @@ describe("custom domains behind Caddy with certificates from pebble", function (
     const caddyfile = shipped.replace(/^\{\n/m, `{\n${globals.map((line) => `\t${line}\n`).join("")}`);
     expect(caddyfile).not.to.equal(shipped);
     const upstream = new URL(api.url).host;
+    // Two replicas, one of them stopped (nothing listens on its port), as during a rollout.
+    const stopped = `127.0.0.1:${await freePort()}`;
     caddy = await startCaddy({
       dir,
       caddyfile,
       httpsPort,
-      env: { PUBLIC_HOST: MAIN_HOST, ACME_EMAIL: "e2e@passports.test", API_UPSTREAM: upstream, TLS_ASK_URL: `http://${upstream}/internal/tls/ask` },
+      env: { PUBLIC_HOST: MAIN_HOST, ACME_EMAIL: "e2e@passports.test", API_UPSTREAM: `${upstream} ${stopped}`, TLS_ASK_URL: `http://${upstream}/internal/tls/ask` },
     });
   });
 
@@ -134,6 +136,13 @@ describe("custom domains behind Caddy with certificates from pebble", function (
     expect((await through(VERIFIED, `/scan/${otherUid}`)).status).to.equal(404);
     // The ask endpoint is Caddy's alone: not reachable through it.
     expect((await through(VERIFIED, `/internal/tls/ask?domain=${VERIFIED}`)).status).to.equal(404);
+  });
+
+  it("serves every request while one of its two API replicas is stopped (health checks, retries on another)", async function () {
+    this.timeout(HANDSHAKE_MS + 30_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) statuses.push((await through(VERIFIED, "/")).status);
+    expect(statuses).to.deep.equal(Array.from({ length: 20 }, () => 200));
   });
 
   it("gets a brand subdomain a certificate the same way", async function () {
