@@ -289,6 +289,42 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
     }
   });
 
+  it("a reverted transaction whose block leaves the chain is sent again, so the wallet's next transaction is not stuck behind its nonce", async () => {
+    const deep = replica({ CONFIRMATIONS: "3" });
+    try {
+      const { ledger } = deep.deps.chain;
+      const { deployment } = deep.deps.chain.contracts();
+      const snapshot = await admin.send("evm_snapshot", []);
+      // A call the passport contract refuses (no such function): mined, reverted.
+      const refused = await ledger.sendCall({ purpose: "test_revert", to: deployment.contracts.ProductPassport.address, data: "0xdeadbeef", gasLimit: 100_000n });
+      await deep.monitor.tick();
+      const recorded = (await ledger.find(refused.id))!;
+      expect(recorded.status).to.equal("failed");
+      expect(recorded.block_hash).to.be.a("string");
+
+      // Another branch without it: its nonce is free again. The wallet's next transaction comes after it.
+      expect(await admin.send("evm_revert", [snapshot])).to.equal(true);
+      await mineOne();
+      const next = await send(ledger);
+      expect(next.nonce).to.equal(refused.nonce + 1);
+      let state = (await ledger.find(next.id))!;
+      for (let i = 0; i < 6 && !["mined", "final"].includes(state.status); i += 1) {
+        await deep.monitor.tick();
+        state = (await ledger.find(next.id))!;
+      }
+      expect(state.status, "the next transaction mines once the gap is filled").to.be.oneOf(["mined", "final"]);
+      const again = (await ledger.find(refused.id))!;
+      expect(again.status).to.equal("failed");
+      expect(again.block_hash).to.not.equal(recorded.block_hash);
+      const reorg = await deep.deps.db("app.chain_reorgs").where({ chain_tx_id: refused.id }).first();
+      expect(reorg).to.include({ deep: false });
+      // Mined on the new branch under the same hash: the same signed bytes.
+      expect(again.mined_hash).to.equal(recorded.mined_hash);
+    } finally {
+      await deep.close();
+    }
+  });
+
   it("a reorganisation deeper than the confirmation depth is recorded as deep, healed, and sends no event twice", async () => {
     const { db } = a.deps;
     const brand = await getBrand(db, "ledger-brand");

@@ -70,9 +70,19 @@ export class LedgerMonitor {
       .orderBy("nonce")
       .limit(OPEN_BATCH)
       .select<LedgerRow[]>("*");
-    for (const row of open) {
+    // Reverted rows below the depth: their block may still leave the chain, and with it the use of their nonce.
+    const reverted = await ledger
+      .db("app.chain_transactions")
+      .where({ wallet: ledger.walletKey, chain_id: ledger.chainId, status: "failed" })
+      .whereNotNull("block_hash")
+      .where("checked_depth", "<", ledger.confirmations)
+      .orderBy("nonce")
+      .limit(OPEN_BATCH)
+      .select<LedgerRow[]>("*");
+    for (const row of [...open, ...reverted]) {
       try {
         if (row.status === "mined") await this.checkMined(row, head, tick);
+        else if (row.status === "failed") await this.checkReverted(row, head, tick);
         else await this.checkSent(row, head, minedCount, tick);
       } catch (error) {
         this.options.logger.warn({ err: error, chainTxId: row.id, txHash: row.tx_hash }, "ledger monitor could not check a transaction");
@@ -139,6 +149,38 @@ export class LedgerMonitor {
         tick.finalised += 1;
       }
     });
+  }
+
+  /**
+   * A reverted row below the depth. Its revert was acted on when its receipt came (claims put back or failed); if
+   * its block leaves the chain, its nonce is free again and every later transaction of the wallet would wait behind
+   * the gap, so the same bytes are sent again and their new receipt recorded (its purpose's handlers find nothing
+   * left linked to it: a mint the chain now accepts is found by the pump's look at the chain).
+   */
+  private async checkReverted(row: LedgerRow, head: number, tick: MonitorTick): Promise<void> {
+    const { ledger, logger } = this.options;
+    const blockNumber = Number(row.block_number);
+    const block = await ledger.provider.getBlock(blockNumber);
+    if (block && block.hash?.toLowerCase() === row.block_hash) {
+      await ledger
+        .db("app.chain_transactions")
+        .where({ id: row.id, status: "failed" })
+        .update({ checked_depth: head - blockNumber + 1, updated_at: ledger.db.fn.now() });
+      return;
+    }
+    const depth = Math.max(1, row.checked_depth);
+    const back = await ledger.db.transaction(async (trx) => {
+      const [reset] = await trx("app.chain_transactions")
+        .where({ id: row.id, status: "failed" })
+        .update({ status: "sent", mined_hash: null, block_number: null, block_hash: null, checked_depth: 0, error: null, signed_at: trx.fn.now(), updated_at: trx.fn.now() })
+        .returning<LedgerRow[]>("*");
+      if (reset) await trx("app.chain_reorgs").insert({ chain_tx_id: row.id, chain_id: row.chain_id, block_number: row.block_number, old_block_hash: row.block_hash, depth, deep: false });
+      return reset;
+    });
+    if (!back) return;
+    tick.reorgs.push({ chainTxId: row.id, depth, deep: false });
+    logger.warn({ txHash: row.mined_hash, nonce: row.nonce, blockNumber, depth }, "reorganisation removed a reverted transaction; re-sending it to fill its nonce");
+    await ledger.broadcast(back);
   }
 
   /**

@@ -27,6 +27,7 @@ import * as orders from "./migrations/024-orders";
 import * as chainLedger from "./migrations/025-chain-ledger";
 import * as productIdentifiers from "./migrations/026-product-identifiers";
 import * as productTranslations from "./migrations/027-product-translations";
+import * as revertedWatch from "./migrations/028-reverted-watch";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "025-chain-ledger": chainLedger,
   "026-product-identifiers": productIdentifiers,
   "027-product-translations": productTranslations,
+  "028-reverted-watch": revertedWatch,
 };
 
 const source: Knex.MigrationSource<string> = {
