@@ -228,6 +228,16 @@ describe("dashboard: CSV product import", () => {
     ]);
   });
 
+  it("fails the rows of a GTIN another brand's products carry, without saying whose", async () => {
+    await api.db("app.gtin_owners").insert({ gtin: "04012345000023", brand_id: other.id });
+    const res = await upload(editor, "sku,name,category,price,gtin,serial\nOWN-1,Theirs,t-shirt,10,04012345000023,S-1\nOWN-2,Mine,t-shirt,10,04012345000030,S-1\n");
+    const job = await finished(editor, (await json(res)).data.id);
+    expect(job).to.include({ imported: 1, failed: 1 });
+    const errors = (parse(await (await editor.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text()) as string[][]).slice(1);
+    expect(errors.map((r) => [r[0], r[6]])).to.deep.equal([["OWN-1", "gtin: GTIN 04012345000023 is used by another brand's products. A GTIN belongs to the brand owner whose GS1 company prefix it carries; use one of your own."]]);
+    expect(await api.db("app.gtin_owners").where({ gtin: "04012345000030" }).first("brand_id")).to.deep.equal({ brand_id: brand.id });
+  });
+
   it("fails the row of a GTIN and serial registered while its chunk was being checked, importing the rest", async () => {
     // A registration that lands between the check and the insert, made deterministic: a trigger registers a twin of
     // row RACE-1 just before RACE-1's own insert.

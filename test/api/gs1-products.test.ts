@@ -18,6 +18,7 @@ describe("products: GS1 identifiers (GTIN, lot, serial)", () => {
   let brandA: Client;
   let brandB: Client;
   let editor: DashboardClient;
+  let editorB: DashboardClient;
   const tee = { sku: "GS1-TEE", name: "GS1 Tee", category: "t-shirt", price: 500 };
 
   before(async function () {
@@ -29,6 +30,7 @@ describe("products: GS1 identifiers (GTIN, lot, serial)", () => {
     brandA = { slug: a.brand.slug, key: a.key.key };
     brandB = { slug: b.brand.slug, key: b.key.key };
     editor = await dashboardClient(base, stack.api.db, a.brand.id, "editor");
+    editorB = await dashboardClient(base, stack.api.db, b.brand.id, "editor");
   });
 
   function register(client: Client, body: Record<string, unknown>) {
@@ -69,19 +71,31 @@ describe("products: GS1 identifiers (GTIN, lot, serial)", () => {
     expect(await problems(await register(brandA, { serial: "S-1" }))).to.deep.equal([{ field: "serial", problem: "needs a GTIN" }]);
   });
 
-  it("answers 409 CONFLICT for a GTIN and serial another product has, whichever brand registered it", async () => {
+  it("answers 409 CONFLICT for a GTIN and serial another product has, and for a GTIN another brand's products carry", async () => {
     expect((await register(brandA, { gtin: "09520123456788", serial: "DUP-1" })).status).to.equal(201);
-    for (const client of [brandA, brandB]) {
-      // The same item written as a GTIN-13 is the same GTIN.
-      const res = await register(client, { gtin: "9520123456788", serial: "DUP-1" });
-      expect(res.status).to.equal(409);
-      const body = await json(res);
-      expect(body.error.code).to.equal("CONFLICT");
-      expect(body.error.message).to.contain("09520123456788").and.contain("DUP-1");
+    // The same item written as a GTIN-13 is the same GTIN.
+    const again = await register(brandA, { gtin: "9520123456788", serial: "DUP-1" });
+    expect(again.status).to.equal(409);
+    const body = await json(again);
+    expect(body.error.code).to.equal("CONFLICT");
+    expect(body.error.message).to.contain("09520123456788").and.contain("DUP-1");
+    // A GTIN belongs to the first brand that registered it: another brand may not use it, whatever the serial, and
+    // is not told whose it is.
+    for (const serial of ["DUP-1", "DUP-2"]) {
+      const taken = await register(brandB, { gtin: "09520123456788", serial });
+      expect(taken.status).to.equal(409);
+      const message = (await json(taken)).error.message as string;
+      expect(message).to.match(/^GTIN 09520123456788 is used by another brand's products/);
+      expect(message).to.not.contain("GS1 Products A").and.not.contain("gs1-prod-a");
     }
-    // Another serial, or the same serial of another GTIN, is another item.
-    expect((await register(brandB, { gtin: "09520123456788", serial: "DUP-2" })).status).to.equal(201);
-    expect((await register(brandB, { gtin: "4006381333931", serial: "DUP-1" })).status).to.equal(201);
+    // Another serial of the brand's own GTIN, or the same serial of its own other GTIN, is another item.
+    expect((await register(brandA, { gtin: "09520123456788", serial: "DUP-2" })).status).to.equal(201);
+    expect((await register(brandB, { gtin: "04012345000016", serial: "DUP-1" })).status).to.equal(201);
+    // A brand's edit cannot take another's GTIN either.
+    const own = (await json(await register(brandB, { gtin: "04012345000016", serial: "DUP-3" }))).data.uid as string;
+    const moved = await editorB.call(`/api/dashboard/products/${own}`, { method: "PATCH", json: { gtin: "09520123456788" } });
+    expect(moved.status).to.equal(409);
+    expect((await json(moved)).error.message).to.match(/^GTIN 09520123456788 is used by another brand's products/);
   });
 
   it("edits identifiers from the dashboard: a taken item is 409, a cleared GTIN takes lot and serial with it", async () => {

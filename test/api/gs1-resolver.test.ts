@@ -62,7 +62,7 @@ describe("GS1 Digital Link resolver", () => {
   const SHIRT = { uid: "DEMO-7K3M9Q2X", path: "/01/09520123000103/21/OXF-0001" };
   const SAREE = { uid: "DEMO-4VH8N1TR", path: "/01/09520123000202/10/JAM2026-07/21/SAR-0014" };
   const SWEATER = { uid: "DEMO-6MJ4R8YA", path: "/01/09520123000400/21/KNT-0031" };
-  const OTHER = { host: "shop.gs1-other.test", gtin: "04006381333931", serial: "OTHER-1", uid: "" };
+  const OTHER = { host: "shop.gs1-other.test", gtin: "04012345000030", serial: "OTHER-1", uid: "" };
 
   before(async function () {
     this.timeout(300_000);
@@ -72,7 +72,7 @@ describe("GS1 Digital Link resolver", () => {
     const other = await createBrand(stack.api.db, { slug: "gs1-other", name: "Other GS1 Brand", uidPrefix: "GSO", plan: "growth" });
     OTHER.uid = (
       await registerProduct(stack.api.db, { id: other.brand.id, slug: "gs1-other", uidPrefix: "GSO" }, {
-        sku: "GSO-1", name: "Other shirt", category: "shirt", price: 10, gtin: "4006381333931", serial: OTHER.serial,
+        sku: "GSO-1", name: "Other shirt", category: "shirt", price: 10, gtin: OTHER.gtin, serial: OTHER.serial,
       })
     ).uid;
     await insertDomain(stack.api.db, { brandId: other.brand.id, hostname: OTHER.host, verifyToken: "0".repeat(32) });

@@ -28,6 +28,7 @@ import * as chainLedger from "./migrations/025-chain-ledger";
 import * as productIdentifiers from "./migrations/026-product-identifiers";
 import * as productTranslations from "./migrations/027-product-translations";
 import * as revertedWatch from "./migrations/028-reverted-watch";
+import * as gtinOwners from "./migrations/029-gtin-owners";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "026-product-identifiers": productIdentifiers,
   "027-product-translations": productTranslations,
   "028-reverted-watch": revertedWatch,
+  "029-gtin-owners": gtinOwners,
 };
 
 const source: Knex.MigrationSource<string> = {

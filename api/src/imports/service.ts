@@ -10,8 +10,8 @@ import { productDefaults, type BrandContext } from "../brands/service";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { newUid } from "../passports/uid";
 import { orphanQualifiers, productProblems, productRowFor } from "../products/product-rules";
-import type { NewProduct } from "../products/products.repo";
-import type { CreateProductInput } from "../products/service";
+import { claimGtins, type NewProduct } from "../products/products.repo";
+import { gtinOfAnotherBrand, type CreateProductInput } from "../products/service";
 import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, parseUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
 import {
   addProgress,
@@ -150,10 +150,16 @@ async function checkChunk(
     const factoryCountry = input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country.trim();
     rows.push({ row: item.row, cells: cleanCells(item.cells), product: productRowFor(brand.id, input, defaults, factoryCountry) });
   }
+  // A GTIN belongs to one brand: the chunk's GTINs no brand holds become this brand's, and a row with another's fails.
+  const owners = await claimGtins(deps.db, brand.id, rows.flatMap((r) => (r.product.gtin ? [r.product.gtin] : [])));
   // A GTIN and serial name one item, service-wide: a pair some product has, or an earlier row of the file has, fails.
   const taken = await takenGtinSerials(deps.db, gs1Pairs(rows.map((r) => r.product)));
   const firstRowOf = new Map<string, number>();
   for (const item of rows) {
+    if (item.product.gtin && owners.get(item.product.gtin) !== brand.id) {
+      failures.push({ row: item.row, cells: item.cells, error: `gtin: ${gtinOfAnotherBrand(item.product.gtin).message}` });
+      continue;
+    }
     const key = gs1Key(item.product);
     if (key !== undefined && taken.has(key)) {
       failures.push({ row: item.row, cells: item.cells, error: describe(gtinSerialTakenProblems(item.product)) });

@@ -19,7 +19,7 @@ import { defaultCare, type CareByCategory } from "./defaults";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed, type ConfirmedWrite } from "./passport-writes";
 import { gs1Columns, orphanQualifiers, productProblems } from "./product-rules";
 import { findProductByUid, gtinSerialInUse, type ProductRow } from "./products.repo";
-import { gtinSerialTaken } from "./service";
+import { claimGtin, gtinSerialTaken } from "./service";
 import type { Knex } from "../db/knex";
 import {
   findFailedVersionByHash,
@@ -313,6 +313,7 @@ function withColumns(product: ProductRow, columns: ProductColumns): ProductRow {
 
 /** The GTIN and serial the edit leaves must be no other product's (found now: the chain must not anchor a refused edit). */
 async function checkIdentifiers(trx: Knex, product: ProductRow, columns: ProductColumns): Promise<void> {
+  if (columns.gtin) await claimGtin(trx, product.brand_id, columns.gtin);
   if (columns.gtin === undefined && columns.serial === undefined) return;
   const gtin = columns.gtin !== undefined ? columns.gtin : product.gtin;
   const serial = columns.serial !== undefined ? columns.serial : product.serial;

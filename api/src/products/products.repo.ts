@@ -124,6 +124,21 @@ export async function gtinSerialInUse(db: Knex, gtin: string, serial: string, ex
   return (await db("app.products").where({ gtin, serial }).whereNot("id", exceptId).first("id")) !== undefined;
 }
 
+/**
+ * Gives each GTIN no brand holds yet to `brandId`, and returns the brand holding each of `gtins` (GTIN-14s) after.
+ * Concurrent first claims of one GTIN: the insert of the second waits for the first, then finds it taken.
+ */
+export async function claimGtins(db: Knex, brandId: number, gtins: string[]): Promise<Map<string, number>> {
+  const distinct = [...new Set(gtins)];
+  if (distinct.length === 0) return new Map();
+  await db("app.gtin_owners")
+    .insert(distinct.map((gtin) => ({ gtin, brand_id: brandId })))
+    .onConflict("gtin")
+    .ignore();
+  const rows = await db("app.gtin_owners").whereIn("gtin", distinct).select<Array<{ gtin: string; brand_id: number }>>("gtin", "brand_id");
+  return new Map(rows.map((r) => [r.gtin, r.brand_id]));
+}
+
 /** Whether `error` is Postgres refusing a second product with the same GTIN and serial. */
 export function isGtinSerialTaken(error: unknown): boolean {
   const { code, constraint } = error as { code?: string; constraint?: string };

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
-import { findProductByUid, insertProduct, isGtinSerialTaken, type ProductRow } from "./products.repo";
+import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, type ProductRow } from "./products.repo";
 import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
@@ -59,6 +59,7 @@ export async function registerProduct(db: Knex, brand: Brand, input: CreateProdu
   const { factoryCountry } = await checkProduct(db, input);
   // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
   const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
+  if (values.gtin) await claimGtin(db, brand.id, values.gtin);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
     const row = await insertProduct(db, { ...values, uid }).catch((error: unknown) => {
@@ -68,6 +69,15 @@ export async function registerProduct(db: Knex, brand: Brand, input: CreateProdu
     if (options.uid) throw new Error(`UID ${options.uid} is taken`);
   }
   throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
+}
+
+/** Holds `gtin` (GTIN-14) for the brand, or 409 CONFLICT when another brand's products carry it (whose, is not said). */
+export async function claimGtin(db: Knex, brandId: number, gtin: string): Promise<void> {
+  if ((await claimGtins(db, brandId, [gtin])).get(gtin) !== brandId) throw gtinOfAnotherBrand(gtin);
+}
+
+export function gtinOfAnotherBrand(gtin: string): ConflictError {
+  return new ConflictError(`GTIN ${gtin} is used by another brand's products. A GTIN belongs to the brand owner whose GS1 company prefix it carries; use one of your own.`);
 }
 
 /** 409 CONFLICT: a GTIN and serial name one item, service-wide (whose it is, is not said). */
