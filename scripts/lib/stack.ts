@@ -24,6 +24,33 @@ export type Stack = {
   stop: () => Promise<void>;
 };
 
+/**
+ * A Hardhat node on a free port (its log in `workDir`) with the contracts deployed by the test key, the deployment
+ * file in `workDir/deployments`; the node is stopped again if the deployment fails.
+ */
+export async function startDeployedChain(
+  workDir: string,
+  options: { blockIntervalMs?: number } = {},
+): Promise<{ chain: ChainNode; deployment: Deployment; deploymentsDir: string }> {
+  const chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log"), intervalMs: options.blockIntervalMs });
+  const deploymentsDir = path.join(workDir, "deployments");
+  try {
+    const deployment = await deployContracts({
+      rpcUrl: chain.rpcUrl,
+      signerKey: HARDHAT_TEST_KEY,
+      adminAddress: HARDHAT_ADMIN,
+      adminDelaySeconds: 0,
+      baseURI: "http://127.0.0.1/api/nft/",
+      deploymentsDir,
+      log: () => undefined,
+    });
+    return { chain, deployment, deploymentsDir };
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+}
+
 /** Starts chain, contracts, indexer and API against `databaseUrl`; every process is stopped by `stop`. */
 export async function startStack(
   databaseUrl: string,
@@ -36,18 +63,8 @@ export async function startStack(
     for (const fn of stoppers.reverse()) await fn().catch(() => undefined);
   };
   try {
-    const chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log"), intervalMs: options.blockIntervalMs });
+    const { chain, deployment, deploymentsDir } = await startDeployedChain(workDir, { blockIntervalMs: options.blockIntervalMs });
     stoppers.push(chain.stop);
-    const deploymentsDir = path.join(workDir, "deployments");
-    const deployment = await deployContracts({
-      rpcUrl: chain.rpcUrl,
-      signerKey: HARDHAT_TEST_KEY,
-      adminAddress: HARDHAT_ADMIN,
-      adminDelaySeconds: 0,
-      baseURI: "http://127.0.0.1/api/nft/",
-      deploymentsDir,
-      log: () => undefined,
-    });
     const viewsSchema = "onchain";
     const api = await startInProcessApi({
       DATABASE_URL: databaseUrl,

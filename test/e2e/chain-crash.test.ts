@@ -11,7 +11,7 @@ import { JsonRpcProvider, Network } from "ethers";
 import { ProductPassport__factory, type ProductPassport } from "../../typechain-types";
 import { createBrand } from "../../api/src/brands/service";
 import { CRASH_POINTS, type CrashPoint } from "../../api/src/chain/crash-points";
-import { HARDHAT_TEST_KEY, loadConfig, type Config } from "../../api/src/config";
+import { loadConfig, type Config } from "../../api/src/config";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
@@ -20,10 +20,8 @@ import { tokenIdOf } from "../../api/src/passports/content";
 import { registerProduct, type Brand } from "../../api/src/products/service";
 import { Dispatcher } from "../../api/src/webhooks/dispatcher";
 import { setDashboardWebhook } from "../../api/src/webhooks/endpoints";
-import { deployContracts } from "../../scripts/lib/deploy";
-import { startHardhatNode, type ChainNode } from "../../scripts/lib/hardhat-node";
-import { freePort } from "../../scripts/lib/processes";
-import { HARDHAT_ADMIN } from "../../scripts/lib/stack";
+import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
 import { bundleIssuerReplica, spawnReplica, type Replica } from "../support/replicas";
 import type { IssueAnswer } from "../support/issuer-replica";
@@ -85,17 +83,9 @@ describe("crash matrix: SIGKILL at each step of issuance with two replicas", fun
     chmodSync(workDir, 0o755);
     const databaseUrl = await createTestDatabase("chain_crash");
     const bundling = bundleIssuerReplica();
-    chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log") });
-    const deploymentsDir = path.join(workDir, "deployments");
-    const deployment = await deployContracts({
-      rpcUrl: chain.rpcUrl,
-      signerKey: HARDHAT_TEST_KEY,
-      adminAddress: HARDHAT_ADMIN,
-      adminDelaySeconds: 0,
-      baseURI: "http://127.0.0.1/api/nft/",
-      deploymentsDir,
-      log: () => undefined,
-    });
+    const started = await startDeployedChain(workDir);
+    chain = started.chain;
+    const { deployment, deploymentsDir } = started;
     env = {
       SERVICE_MODE: "local",
       LOG_LEVEL: "warn",

@@ -5,12 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { createDb } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
-import { deployContracts } from "../../scripts/lib/deploy";
-import { startHardhatNode, type ChainNode } from "../../scripts/lib/hardhat-node";
-import { freePort } from "../../scripts/lib/processes";
-import { HARDHAT_ADMIN } from "../../scripts/lib/stack";
+import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "./hooks";
-import { HARDHAT_TEST_KEY } from "../../api/src/config";
 
 export type PrivateChain = {
   chain: ChainNode;
@@ -23,17 +20,7 @@ export type PrivateChain = {
 /** Starts the node (its log in a temporary folder), deploys, makes and migrates database `name`. */
 export async function startPrivateChain(name: string): Promise<PrivateChain> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), `${name}-`));
-  const chain = await startHardhatNode({ port: await freePort(), logFile: path.join(workDir, "hardhat-node.log") });
-  const deploymentsDir = path.join(workDir, "deployments");
-  await deployContracts({
-    rpcUrl: chain.rpcUrl,
-    signerKey: HARDHAT_TEST_KEY,
-    adminAddress: HARDHAT_ADMIN,
-    adminDelaySeconds: 0,
-    baseURI: "http://127.0.0.1/api/nft/",
-    deploymentsDir,
-    log: () => undefined,
-  });
+  const { chain, deploymentsDir } = await startDeployedChain(workDir);
   const databaseUrl = await createTestDatabase(name.replace(/-/g, "_"));
   const db = createDb(databaseUrl, 2);
   await migrateLatest(db);
