@@ -27,6 +27,8 @@ export type Config = Readonly<{
   chainLedger: Readonly<{
     /** A sent transaction with no receipt after this many seconds is re-signed with higher fees. */
     replaceAfterSeconds: number;
+    /** How long a request waits for its transaction's receipt before it answers 503 (the transaction goes on). */
+    receiptWaitMs: number;
     /** How much a replacement raises both fee fields, in percent (nodes want at least 10). */
     feeBumpPercent: number;
     /** How often the elected monitor looks at open transactions, in milliseconds. */
@@ -267,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
     confirmations: int("CONFIRMATIONS", production ? 3 : 1, 0, 1000),
     chainLedger: Object.freeze({
       replaceAfterSeconds: int("CHAIN_REPLACE_AFTER_S", production ? 180 : 60, 1, 86_400),
+      receiptWaitMs: int("CHAIN_RECEIPT_WAIT_MS", 60_000, 1000, 600_000),
       feeBumpPercent: int("CHAIN_FEE_BUMP_PERCENT", 13, 11, 1000),
       monitorIntervalMs: int("CHAIN_MONITOR_INTERVAL_MS", 1000, 10, 600_000),
       reorgWatchBlocks: int("CHAIN_REORG_WATCH_BLOCKS", 128, 1, 100_000),

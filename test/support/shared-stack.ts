@@ -11,7 +11,9 @@ let shared: Promise<SeededStack> | undefined;
 
 export function sharedStack(): Promise<SeededStack> {
   shared ??= (async () => {
-    const stack = await startStack(await createTestDatabase("shared_stack"), { blockIntervalMs: 1000 });
+    // A request gives up on a receipt after 15 s, not 60: a test that stalls the chain on purpose (dashboard-products)
+    // need not wait a minute, and a local receipt comes in about a second, even on a busy machine.
+    const stack = await startStack(await createTestDatabase("shared_stack"), { blockIntervalMs: 1000, apiEnv: { CHAIN_RECEIPT_WAIT_MS: "15000" } });
     try {
       const demo = await seedDemo({
         db: stack.api.db,

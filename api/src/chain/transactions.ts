@@ -6,13 +6,12 @@ import { explorerTxUrl } from "../links";
 
 export type SentTransaction = { tx_hash: string; explorer_url: string; block_number: number };
 
-const RECEIPT_TIMEOUT_MS = 60_000;
-
 /**
  * The receipt of a transaction sent through the ledger, following the ledger row of `hash`: a fee bump or a redo
- * under a new nonce is followed, so the receipt may carry another hash than the one first sent.
+ * under a new nonce is followed, so the receipt may carry another hash than the one first sent. Waits at most
+ * CHAIN_RECEIPT_WAIT_MS by default.
  */
-export async function ledgerReceipt(deps: AppDeps, hash: string, timeoutMs = RECEIPT_TIMEOUT_MS): Promise<TransactionReceipt> {
+export async function ledgerReceipt(deps: AppDeps, hash: string, timeoutMs = deps.config.chainLedger.receiptWaitMs): Promise<TransactionReceipt> {
   const row = await deps.chain.ledger.findByHash(hash);
   if (!row) throw new Error(`transaction ${hash} is not in the ledger`);
   return deps.chain.ledger.wait(row.id, { timeoutMs });

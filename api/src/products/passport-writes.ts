@@ -11,7 +11,6 @@ import { ledgerReceipt } from "../chain/transactions";
 export type ConfirmedWrite = { txHash: string; explorerUrl: string; blockNumber: number };
 
 /** How long a request waits for its transaction's receipt before answering that it is still unconfirmed. */
-const RECEIPT_TIMEOUT_MS = 60_000;
 /** A sent transaction with no receipt after this long is taken as dropped, unless the chain shows its effect. */
 export const UNCONFIRMED_AFTER_MS = 5 * 60_000;
 
@@ -72,7 +71,7 @@ export class WriteNotConfirmed extends Error {
 export async function confirmPassportWrite(deps: AppDeps, tx: TransactionResponse): Promise<ConfirmedWrite> {
   let receipt;
   try {
-    receipt = await ledgerReceipt(deps, tx.hash, RECEIPT_TIMEOUT_MS);
+    receipt = await ledgerReceipt(deps, tx.hash);
   } catch (error) {
     deps.logger.error({ err: error, txHash: tx.hash }, "passport write not confirmed");
     throw new WriteNotConfirmed(tx.hash, false);
