@@ -4,6 +4,7 @@
 // process that stopped, and heals a one-block reorganisation under a mint.
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
+import { ProductPassport__factory } from "../../typechain-types";
 import { createBrand, getBrand } from "../../api/src/brands/service";
 import { createChainAccess } from "../../api/src/chain/access";
 import { ChainLedger, type LedgerRow } from "../../api/src/chain/ledger";
@@ -15,7 +16,7 @@ import type { AppDeps } from "../../api/src/deps";
 import { MonthlyLimitError } from "../../api/src/errors";
 import { createLogger } from "../../api/src/logger";
 import { periodOf } from "../../api/src/metering/service";
-import { tokenIdOf } from "../../api/src/passports/content";
+import { dataHashOf, passportContentFor, tokenIdOf } from "../../api/src/passports/content";
 import { issuePassport } from "../../api/src/passports/issuance";
 import { mintPumpOf } from "../../api/src/passports/mint-pump";
 import { effectiveLimits } from "../../api/src/plans/catalogue";
@@ -320,6 +321,49 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
       expect(reorg).to.include({ deep: false });
       // Mined on the new branch under the same hash: the same signed bytes.
       expect(again.mined_hash).to.equal(recorded.mined_hash);
+    } finally {
+      await deep.close();
+    }
+  });
+
+  it("a claim found minted on chain already is settled, with its cert.issued, only once that mint is at the depth", async () => {
+    const deep = replica({ CONFIRMATIONS: "3" });
+    try {
+      const { db } = deep.deps;
+      const brand = await getBrand(db, "ledger-brand");
+      const { uid } = await registerProduct(db, brand, { sku: "L-adopt", name: "Adopted item", category: "t-shirt", price: 100 });
+      const product = (await findProductByUid(db, uid))!;
+      const { deployment } = deep.deps.chain.contracts();
+      // Minted outside the ledger (an old signer, a process that died after sending), one block deep.
+      const outside = ProductPassport__factory.connect(deployment.contracts.ProductPassport.address, new Wallet(HARDHAT_TEST_KEY, admin));
+      await (await outside.mint(deep.deps.chain.ledger.address, tokenIdOf(uid), 0, dataHashOf(passportContentFor(product)))).wait();
+      // A retaken claim: it may be on chain already, so the pump looks before it mints.
+      await db("app.passports").insert({
+        product_id: product.id,
+        token_id: tokenIdOf(uid),
+        data_hash: dataHashOf(passportContentFor(product)),
+        status: "pending",
+        chain_id: deployment.chainId,
+        contract_address: deployment.contracts.ProductPassport.address,
+        recheck_chain: true,
+      });
+      const pump = mintPumpOf(deep.deps);
+      const run = async () => {
+        pump.wake();
+        await pump.stop();
+      };
+      const events = () => db("app.webhook_events").where({ dedupe_key: `cert.issued:${uid}` }).select("id");
+      await run();
+      expect((await db("app.passports").where({ product_id: product.id }).first()).status, "one block deep").to.equal("pending");
+      expect(await events()).to.have.length(0);
+      await mineOne();
+      await mineOne();
+      await run();
+      const settled = await db("app.passports").where({ product_id: product.id }).first();
+      expect(settled.status, "three blocks deep").to.equal("minted");
+      expect(await events()).to.have.length(1);
+      await run();
+      expect(await events()).to.have.length(1);
     } finally {
       await deep.close();
     }

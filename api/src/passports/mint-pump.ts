@@ -132,9 +132,10 @@ export class MintPump {
     const rows = await claimsToRecheck(this.deps.db, MAX_BATCH);
     if (rows.length === 0) return;
     const { passport } = this.deps.chain.contracts();
+    const head = await this.deps.provider.getBlockNumber();
     for (const row of rows) {
       try {
-        if (await passport.exists(row.token_id)) await settleFromChain(this.deps, row);
+        if (await passport.exists(row.token_id)) await settleFromChain(this.deps, row, head);
         else await clearRecheck(this.deps.db, row.product_id);
       } catch (error) {
         this.deps.logger.warn({ err: error, tokenId: row.token_id }, "could not look at a claim on chain; the next run retries");
@@ -273,12 +274,17 @@ async function enqueueCertIssued(trx: Knex, deps: AppDeps, product: { uid: strin
   });
 }
 
-/** Marks a claim minted from what the chain says (its token's PassportMinted log), with its event. */
-async function settleFromChain(deps: AppDeps, row: IssuanceRow): Promise<void> {
+/**
+ * Marks a claim minted from what the chain says (its token's PassportMinted log), with its event; only once that
+ * log is CONFIRMATIONS deep, as cert.issued of a mint this service sent goes out at the depth. Until then the claim
+ * stays pending, to be looked at again on the pump's next run.
+ */
+async function settleFromChain(deps: AppDeps, row: IssuanceRow, head: number): Promise<void> {
   const { passport, deployment } = deps.chain.contracts();
   const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deployment.startBlock);
   const log = logs[0];
   if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
+  if (head - log.blockNumber + 1 < deps.config.confirmations) return;
   const onChainHash = await passport.dataHashOf(row.token_id);
   const product = (await findIssuedProduct(deps.db, row.product_id))!;
   await deps.db.transaction(async (trx) => {
