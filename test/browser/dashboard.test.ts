@@ -4,6 +4,8 @@
 import { expect } from "chai";
 import { mkdirSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { keccak256, toUtf8Bytes } from "ethers";
 import sharp from "sharp";
@@ -232,6 +234,49 @@ describe("dashboard in the browser", function () {
       await page.getByLabel("Search products").fill(`BRW${run}-BAD`);
       await page.getByRole("button", { name: "Apply filters" }).click();
       await page.getByText("No product matches these filters.").waitFor({ timeout: SCREEN_WAIT_MS });
+    });
+  });
+
+  describe("new product", () => {
+    it("takes the Bengali name and description in the create form, refusing a description without a name", async function () {
+      this.timeout(60_000);
+      const page = ownerPage;
+      // The Bengali web font is bundled: fetched from this origin once Bengali text shows, never for Latin alone.
+      const fontRequests: string[] = [];
+      const onRequest = (request: { url: () => string }) => void (/noto-sans-bengali/.test(request.url()) && fontRequests.push(request.url()));
+      page.on("request", onRequest);
+      await page.goto(at("/dashboard/products"));
+      await screenReady(page, "Products");
+      expect(fontRequests, "a screen without Bengali text").to.deep.equal([]);
+      await page.getByRole("button", { name: "Add product" }).click();
+      const form = page.getByRole("region", { name: "New product" });
+      // Both faces (the legend's bold, the fields' regular) load as the Bengali fields appear, before anything is typed.
+      await eventually("the Bengali fonts to load with the form", async () => fontRequests.length >= 2 || undefined, SCREEN_WAIT_MS);
+      await page.evaluate("document.fonts.ready.then(() => true)");
+      page.off("request", onRequest);
+      expect(fontRequests.every((url) => url.startsWith(`${stack.api.url}/dashboard/assets/noto-sans-bengali-bengali-`))).to.equal(true);
+      await form.getByLabel("SKU").fill("BN-FORM-1");
+      await form.getByLabel("Name", { exact: true }).fill("Handloom Gamcha");
+      await form.getByLabel("Category").fill("towel");
+      await form.getByLabel("Price").fill("350");
+      await form.getByLabel("Description in Bengali").fill("হাতে বোনা সুতির গামছা");
+      await form.getByRole("button", { name: "Create product" }).click();
+      const bengaliName = form.getByLabel("Name in Bengali");
+      await form.getByText("Give the name in Bengali too, or clear the description.").waitFor({ timeout: SCREEN_WAIT_MS });
+      expect(await bengaliName.getAttribute("aria-invalid")).to.equal("true");
+      const nameId = await bengaliName.getAttribute("id");
+      await eventually("the Bengali name to take the focus", async () => (await page.evaluate("document.activeElement && document.activeElement.id")) === nameId || undefined, SCREEN_WAIT_MS);
+      // Kept to look at: the Bengali words drawn in Noto Sans Bengali.
+      await form.screenshot({ path: path.join(os.tmpdir(), "dashboard-create-bengali.png") });
+
+      await bengaliName.fill("হাতে বোনা গামছা");
+      await form.getByRole("button", { name: "Create product" }).click();
+      await page.waitForURL(/\/dashboard\/products\/[A-Z0-9]+-[A-Z0-9]+$/, { timeout: SCREEN_WAIT_MS });
+      const uid = page.url().split("/").pop()!;
+      const created = await pageFetch(page, `/api/dashboard/products/${uid}`);
+      expect(created.body.data.translations).to.deep.equal({ bn: { name: "হাতে বোনা গামছা", description: "হাতে বোনা সুতির গামছা" } });
+      const scan = await (await fetch(`${stack.api.url}/scan/${uid}?lang=bn`)).text();
+      expect(scan).to.contain("হাতে বোনা গামছা");
     });
   });
 

@@ -9,20 +9,25 @@ import { ActionStatus } from "../../ui/notices";
 import { Section } from "../../ui/Page";
 import { parseFibres } from "./fibres";
 import { Gs1Fields } from "./Gs1Fields";
+import { TranslationFields } from "./TranslationFields";
 
-const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "", gtin: "", lot: "", serial: "" };
+const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "", gtin: "", lot: "", serial: "", bn_name: "", bn_description: "" };
 
 export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => void }) {
   const [form, setForm] = useState(EMPTY);
   const [fibreProblem, setFibreProblem] = useState<string>();
+  const [bengaliProblem, setBengaliProblem] = useState<string>();
   const create = useAction();
   const set = (key: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
-  const problem = (field: string) => create.error?.problemWith(field);
+  const problem = (field: string) => (field === "translations.bn.name" ? bengaliProblem : undefined) ?? create.error?.problemWith(field);
 
   const submit = (formElement: HTMLFormElement) => {
     const { fibres, problem: parseProblem } = parseFibres(form.fibres);
     setFibreProblem(parseProblem);
-    if (parseProblem) return focusFirstInvalid(formElement);
+    // A Bengali description shows under a Bengali name: one without the other would be dropped.
+    const bengaliNameMissing = !form.bn_name.trim() && form.bn_description.trim() ? "Give the name in Bengali too, or clear the description." : undefined;
+    setBengaliProblem(bengaliNameMissing);
+    if (parseProblem || bengaliNameMissing) return focusFirstInvalid(formElement);
     const body: CreateProductBody = {
       sku: form.sku.trim(),
       name: form.name.trim(),
@@ -38,6 +43,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
       ...(form.gtin.trim() ? { gtin: form.gtin.trim() } : {}),
       ...(form.lot.trim() ? { lot: form.lot.trim() } : {}),
       ...(form.serial.trim() ? { serial: form.serial.trim() } : {}),
+      ...(form.bn_name.trim() ? { translations: { bn: { name: form.bn_name.trim(), description: form.bn_description.trim() } } } : {}),
     };
     void create.run(async () => {
       const product = await dataOf(api.POST("/api/dashboard/products", { body }));
@@ -76,6 +82,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
         <Gs1Fields values={form} set={set} problem={problem} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <TranslationFields values={form} set={set} problem={problem} />
         <ActionStatus action={create} busyText="Creating the product…" />
         <div className="actions">
           <button type="submit" aria-disabled={create.busy || undefined}>
