@@ -158,7 +158,7 @@ export class LedgerMonitor {
    * left linked to it: a mint the chain now accepts is found by the pump's look at the chain).
    */
   private async checkReverted(row: LedgerRow, head: number, tick: MonitorTick): Promise<void> {
-    const { ledger, logger } = this.options;
+    const { ledger } = this.options;
     const blockNumber = Number(row.block_number);
     const block = await ledger.provider.getBlock(blockNumber);
     if (block && block.hash?.toLowerCase() === row.block_hash) {
@@ -168,19 +168,7 @@ export class LedgerMonitor {
         .update({ checked_depth: head - blockNumber + 1, updated_at: ledger.db.fn.now() });
       return;
     }
-    const depth = Math.max(1, row.checked_depth);
-    const back = await ledger.db.transaction(async (trx) => {
-      const [reset] = await trx("app.chain_transactions")
-        .where({ id: row.id, status: "failed" })
-        .update({ status: "sent", mined_hash: null, block_number: null, block_hash: null, checked_depth: 0, error: null, signed_at: trx.fn.now(), updated_at: trx.fn.now() })
-        .returning<LedgerRow[]>("*");
-      if (reset) await trx("app.chain_reorgs").insert({ chain_tx_id: row.id, chain_id: row.chain_id, block_number: row.block_number, old_block_hash: row.block_hash, depth, deep: false });
-      return reset;
-    });
-    if (!back) return;
-    tick.reorgs.push({ chainTxId: row.id, depth, deep: false });
-    logger.warn({ txHash: row.mined_hash, nonce: row.nonce, blockNumber, depth }, "reorganisation removed a reverted transaction; re-sending it to fill its nonce");
-    await ledger.broadcast(back);
+    await this.unmine(row, false, tick);
   }
 
   /**
@@ -210,7 +198,8 @@ export class LedgerMonitor {
   /**
    * The row's block left the chain: back to `sent` (its purpose's rows unsettled in the same transaction), the
    * reorganisation recorded, and the transaction broadcast again. A final row means a reorg deeper than the
-   * configured depth: an error for the operator (its events went out already and are not sent again).
+   * configured depth: an error for the operator (its events went out already and are not sent again). A reverted
+   * row's revert was acted on already: it is only sent again, to fill its nonce.
    */
   private async unmine(row: LedgerRow, deep: boolean, tick: MonitorTick): Promise<void> {
     const { ledger, logger } = this.options;
@@ -218,7 +207,7 @@ export class LedgerMonitor {
     const changed = await ledger.db.transaction(async (trx) => {
       const [back] = await trx("app.chain_transactions")
         .where({ id: row.id, status: row.status })
-        .update({ status: "sent", mined_hash: null, block_number: null, block_hash: null, checked_depth: 0, signed_at: trx.fn.now(), updated_at: trx.fn.now() })
+        .update({ status: "sent", mined_hash: null, block_number: null, block_hash: null, checked_depth: 0, error: null, signed_at: trx.fn.now(), updated_at: trx.fn.now() })
         .returning<LedgerRow[]>("*");
       if (!back) return undefined;
       await trx("app.chain_reorgs").insert({
@@ -229,13 +218,14 @@ export class LedgerMonitor {
         depth,
         deep,
       });
-      await ledger.handlerFor(row.purpose)?.unmined?.(trx, row);
+      if (row.status !== "failed") await ledger.handlerFor(row.purpose)?.unmined?.(trx, row);
       return back;
     });
     if (!changed) return;
     tick.reorgs.push({ chainTxId: row.id, depth, deep });
     const detail = { txHash: row.mined_hash, nonce: row.nonce, blockNumber: Number(row.block_number), depth, confirmations: ledger.confirmations };
     if (deep) logger.error(detail, "reorganisation deeper than the confirmation depth removed a final transaction; re-sending it");
+    else if (row.status === "failed") logger.warn(detail, "reorganisation removed a reverted transaction; re-sending it to fill its nonce");
     else logger.warn(detail, "reorganisation removed a mined transaction; re-sending it");
     ledger.handlerFor(row.purpose)?.settled?.(changed);
     await ledger.broadcast(changed);
