@@ -22,6 +22,9 @@ const config: HardhatUserConfig = {
     settings: {
       evmVersion: "cancun",
       optimizer: { enabled: true, runs: 10_000 },
+      // Hardhat adds its own outputs to these; the storage layout lands in the build info, where
+      // scripts/storage-layout.ts reads it instead of running solc again. Outputs do not change the bytecode.
+      outputSelection: { "*": { "*": ["storageLayout"] } },
     },
   },
   paths: {

@@ -1,9 +1,8 @@
 // Prints the storage layout (slot, offset, variable, declaring contract, type) of a compiled contract.
 // Run `npx tsx scripts/storage-layout.ts [Contract]` after `npm run build`; default ProductPassport.
 //
-// The layout is the compiler's, not a reading of the source: the script re-runs the npm `solc` build on the exact
-// input Hardhat compiled (from the contract's build-info), asking only for `storageLayout`, so it cannot disagree
-// with the deployed bytecode and leaves Hardhat's settings and artifacts alone.
+// The layout is the compiler's, not a reading of the source: hardhat.config.ts asks solc for `storageLayout`, so the
+// build info of the compilation that made the bytecode carries it, with the AST that names each declaring contract.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -19,23 +18,9 @@ export function storageLayout(contractName: string): StorageSlot[] {
   const sourcePath = `contracts/${contractName}.sol`;
   const artifactDir = path.join(root, "artifacts", sourcePath);
   const debug = JSON.parse(readFileSync(path.join(artifactDir, `${contractName}.dbg.json`), "utf8"));
-  const buildInfo = JSON.parse(readFileSync(path.resolve(artifactDir, debug.buildInfo), "utf8"));
-
-  const solc = require("solc");
-  if (!String(solc.version()).startsWith(buildInfo.solcVersion)) {
-    throw new Error(`npm solc is ${solc.version()}, the artifacts were built with ${buildInfo.solcVersion}`);
-  }
-  const input = {
-    ...buildInfo.input,
-    settings: {
-      ...buildInfo.input.settings,
-      outputSelection: { [sourcePath]: { [contractName]: ["storageLayout"] }, "*": { "": ["ast"] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
-  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
-  const layout: StorageLayout = output.contracts[sourcePath][contractName].storageLayout;
+  const output = JSON.parse(readFileSync(path.resolve(artifactDir, debug.buildInfo), "utf8")).output;
+  const layout: StorageLayout | undefined = output.contracts[sourcePath]?.[contractName]?.storageLayout;
+  if (!layout) throw new Error(`the build info of ${contractName} has no storageLayout: run npm run build (hardhat.config.ts asks for it)`);
 
   const nodes = new Map<number, AstNode>();
   const visit = (value: unknown): void => {

@@ -9,8 +9,7 @@ describe("ProductPassport storage layout", function () {
   let layout: StorageSlot[];
 
   before(function () {
-    // Re-runs solc on Hardhat's compiler input for the layout alone: a few seconds.
-    this.timeout(120_000);
+    // From the build info of the compilation that made the bytecode (hardhat.config.ts asks solc for the layout).
     layout = storageLayout("ProductPassport");
   });
 
