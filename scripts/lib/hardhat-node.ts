@@ -13,7 +13,16 @@ export async function startHardhatNode(options: { port: number; logFile: string;
   const child = spawnLogged(
     "hardhat node",
     process.execPath,
-    [path.join(ROOT, "node_modules", "hardhat", "internal", "cli", "bootstrap.js"), "node", "--hostname", "127.0.0.1", "--port", String(options.port)],
+    [
+      path.join(ROOT, "node_modules", "hardhat", "internal", "cli", "bootstrap.js"),
+      "node",
+      "--config",
+      path.join(__dirname, "hardhat-node.config.js"),
+      "--hostname",
+      "127.0.0.1",
+      "--port",
+      String(options.port),
+    ],
     { cwd: ROOT, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" }, logFile: options.logFile },
   );
   const rpcUrl = `http://127.0.0.1:${options.port}`;
