@@ -79,4 +79,9 @@ export default tseslint.config(
   // The dashboard workspace: its TypeScript (dashboard/src) takes the rules above as it is; its build (dashboard/dist,
   // made by `npm install`) is minified generated code, not ours to lint.
   { ignores: ["dashboard/dist/"] },
+  // Mocha's and the local node's Hardhat configurations are CommonJS, required by Node.
+  {
+    files: [".mocharc.js", "scripts/lib/hardhat-node.config.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", process: "readonly" } },
+  },
 );
