@@ -1,5 +1,6 @@
 // What the brand editor's live preview shows: the scan page of the brand's newest product, or of a sample product
 // while the brand has none, in the draft branding (brand-editor.ts).
+import { requiredConfirmations } from "../chain/finality";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { productLinks } from "../links";
@@ -49,7 +50,7 @@ export function sampleRecord(config: Config, brand: { slug: string; name: string
       explorer_url: null,
       block_number: null,
       confirmations: 0,
-      required_confirmations: Math.max(1, config.confirmations),
+      required_confirmations: requiredConfirmations(config.confirmations),
       data_hash: null,
       data_hash_version: null,
       computed_data_hash: "0x",

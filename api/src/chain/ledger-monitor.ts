@@ -4,6 +4,7 @@
 import { Periodic } from "../periodic";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
+import { isFinal } from "./finality";
 import { MONITOR_LOCK_CLASS, type ChainLedger, type LedgerRow } from "./ledger";
 
 export type MonitorOptions = {
@@ -144,7 +145,7 @@ export class LedgerMonitor {
     const depth = head - blockNumber + 1;
     await ledger.db.transaction(async (trx) => {
       await trx("app.chain_transactions").where({ id: row.id, status: "mined" }).update({ checked_depth: depth, updated_at: trx.fn.now() });
-      if (depth >= ledger.confirmations) {
+      if (isFinal(blockNumber, head, ledger.confirmations)) {
         await ledger.markFinal(trx, row);
         tick.finalised += 1;
       }

@@ -5,6 +5,7 @@ import { keccak256, Transaction, Wallet, type JsonRpcProvider, type TransactionR
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
 import { crashPoint } from "./crash-points";
+import { isFinal, requiredConfirmations } from "./finality";
 
 export type LedgerStatus = "signed" | "sent" | "mined" | "final" | "superseded" | "failed";
 
@@ -112,7 +113,7 @@ export class ChainLedger {
     this.provider = options.provider;
     this.logger = options.logger;
     this.chainId = options.chainId;
-    this.confirmations = Math.max(1, options.confirmations);
+    this.confirmations = requiredConfirmations(options.confirmations);
     this.signer = new Wallet(options.privateKey);
     this.walletKey = this.signer.address.toLowerCase();
   }
@@ -262,7 +263,7 @@ export class ChainLedger {
         return updated;
       }
       await handler?.mined?.(trx, updated, receipt);
-      if (head - receipt.blockNumber + 1 >= this.confirmations) return this.markFinal(trx, updated);
+      if (isFinal(receipt.blockNumber, head, this.confirmations)) return this.markFinal(trx, updated);
       return updated;
     });
     if (settled) handler?.settled?.(settled);

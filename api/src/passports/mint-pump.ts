@@ -6,6 +6,7 @@
 import type { TransactionReceipt } from "ethers";
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
+import { isFinal } from "../chain/finality";
 import { LedgerSuperseded, LedgerWaitTimeout, type LedgerHandler, type LedgerRow } from "../chain/ledger";
 import { LedgerMonitor } from "../chain/ledger-monitor";
 import { brandAddress } from "../domains/service";
@@ -180,8 +181,8 @@ export class MintPump {
     const { ledger } = this.deps.chain;
     try {
       const receipt = await ledger.wait(row.id, { timeoutMs: FOLLOW_MS, pollMs: 50 });
-      // At one confirmation the receipt's own block is deep enough: no need to ask for the head.
-      const head = ledger.confirmations <= 1 ? receipt.blockNumber : await this.deps.provider.getBlockNumber();
+      // When the receipt's own block is deep enough (one confirmation), there is no need to ask for the head.
+      const head = isFinal(receipt.blockNumber, receipt.blockNumber, ledger.confirmations) ? receipt.blockNumber : await this.deps.provider.getBlockNumber();
       await ledger.recordReceipt(row, receipt, Math.max(head, receipt.blockNumber));
     } catch (error) {
       if (error instanceof LedgerWaitTimeout || error instanceof LedgerSuperseded) return;
@@ -284,7 +285,7 @@ async function settleFromChain(deps: AppDeps, row: IssuanceRow, head: number): P
   const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deployment.startBlock);
   const log = logs[0];
   if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
-  if (head - log.blockNumber + 1 < deps.config.confirmations) return;
+  if (!isFinal(log.blockNumber, head, deps.config.confirmations)) return;
   const onChainHash = await passport.dataHashOf(row.token_id);
   const product = (await findIssuedProduct(deps.db, row.product_id))!;
   await deps.db.transaction(async (trx) => {

@@ -1,5 +1,6 @@
 // The public DPP record (spec 2.3; field names in docs/public-api.md): what GET /api/dpp/{uid} serves and every
 // page, badge and brand view of a passport is built from, so "verified" means the same everywhere.
+import { confirmationsAt, isFinal, requiredConfirmations } from "../chain/finality";
 import { explorerTxUrl } from "../links";
 import type { Config } from "../config";
 import { PASSPORT_STATUSES, STAGES } from "./stages";
@@ -8,9 +9,9 @@ import type { PublicPassport } from "./public-passport";
 
 export function buildPublicRecord(config: Config, passport: PublicPassport) {
   const { product, content, indexed } = passport;
-  const confirmations =
-    indexed && passport.indexedBlock !== undefined ? Math.max(0, passport.indexedBlock - indexed.mintedBlock + 1) : 0;
-  const verified = indexed !== undefined && confirmations >= Math.max(1, config.confirmations);
+  const { indexedBlock } = passport;
+  const confirmations = indexed && indexedBlock !== undefined ? confirmationsAt(indexed.mintedBlock, indexedBlock) : 0;
+  const verified = indexed !== undefined && indexedBlock !== undefined && isFinal(indexed.mintedBlock, indexedBlock, config.confirmations);
   const txHash = indexed?.mintTxHash ?? product.passport_tx_hash;
   let status: "unissued" | "pending" | "confirming" | "verified" = "unissued";
   if (verified) status = "verified";
@@ -56,7 +57,7 @@ export function buildPublicRecord(config: Config, passport: PublicPassport) {
       explorer_url: txHash ? explorerTxUrl(config, txHash) : null,
       block_number: indexed?.mintedBlock ?? null,
       confirmations,
-      required_confirmations: Math.max(1, config.confirmations),
+      required_confirmations: requiredConfirmations(config.confirmations),
       data_hash: indexed?.dataHash ?? null,
       data_hash_version: indexed?.dataHashVersion ?? null,
       computed_data_hash: passport.computedHash,

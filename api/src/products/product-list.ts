@@ -1,5 +1,6 @@
 // The dashboard's product list: a brand's products, searched and filtered, each with the status its public passport
 // shows ("verified" under the same rule as the public record: minted and indexed at the confirmation depth).
+import { finalBlockUpTo } from "../chain/finality";
 import type { AppDeps } from "../deps";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { PASSPORT_STATUSES } from "../passports/stages";
@@ -45,7 +46,7 @@ export async function listProducts(
 async function chainView(deps: AppDeps): Promise<ChainView> {
   const state = await indexerState(deps.db, deps.config.onchainSchema).catch(() => undefined);
   if (!state) return undefined;
-  return { schema: deps.config.onchainSchema, verifiedUpTo: state.indexedBlock - Math.max(1, deps.config.confirmations) + 1 };
+  return { schema: deps.config.onchainSchema, verifiedUpTo: finalBlockUpTo(state.indexedBlock, deps.config.confirmations) };
 }
 
 function summaryOf(row: ProductListRow, chain: ChainView): ProductSummary {

@@ -1,5 +1,6 @@
 // The confirmation watcher: turns chain facts the indexer holds at the configured depth into outbox events.
 import { Periodic } from "../periodic";
+import { finalBlockUpTo } from "../chain/finality";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
@@ -55,7 +56,7 @@ export class ConfirmationWatcher {
         const state = await indexerState(trx, config.onchainSchema);
         if (!state) return 0;
         // Depth as the public record counts it: a block's own inclusion is its first confirmation.
-        const safeBlock = state.indexedBlock - Math.max(1, config.confirmations) + 1;
+        const safeBlock = finalBlockUpTo(state.indexedBlock, config.confirmations);
         const source = await viewsFingerprint(trx, config.onchainSchema);
         await this.scan(trx, "product.certified", source, safeBlock, state.indexedBlock, (after, upTo) => parkMints(trx, config.onchainSchema, after, upTo));
         await this.scan(trx, "tag.assigned", source, safeBlock, state.indexedBlock, (after, upTo) => parkTagAssignments(trx, config.onchainSchema, after, upTo));
