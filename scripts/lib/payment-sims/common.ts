@@ -155,16 +155,58 @@ export class SimState {
   }
 }
 
-/** Reads the request body (JSON or form), bounded; a body that does not parse is `undefined`. */
+/**
+ * Reads the request body, bounded (413 past MAX_BODY_BYTES): url-encoded, multipart/form-data (as the vendors' own
+ * SDKs send it) or JSON. A JSON body that does not parse is `undefined`, for the gateway to refuse in its own words;
+ * a multipart body that does not parse, or that carries a file, is a 400.
+ */
 export async function readBody(ctx: Koa.Context): Promise<Record<string, unknown> | undefined> {
-  const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: "utf8" });
-  if (ctx.is("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw));
+  const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES });
+  if (ctx.is("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
+  if (ctx.is("multipart/form-data")) return readMultipart(ctx, raw);
   try {
-    const parsed: unknown = JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw.toString("utf8"));
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The text fields of a multipart/form-data body, parsed by the runtime's own fetch implementation (undici) so no
+ * hand-written parser sees untrusted input; the body is already bounded by readBody. A repeated name keeps its last
+ * value, as for url-encoded forms.
+ */
+async function readMultipart(ctx: Koa.Context, raw: Buffer): Promise<Record<string, string>> {
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { "Content-Type": ctx.get("Content-Type") } }).formData();
+  } catch {
+    ctx.throw(400, "The multipart/form-data body does not parse: a missing or wrong boundary, or a cut-off part.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (typeof value !== "string") ctx.throw(400, "A multipart/form-data part is a file: only text fields are taken.");
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/**
+ * A request's parameters as the gateways' PHP endpoints read them: the query string, then for a POST the body's
+ * fields over it (url-encoded, multipart or JSON). Only text values count; a repeated query name keeps its last value.
+ */
+export async function requestParams(ctx: Koa.Context): Promise<Record<string, string>> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.query)) {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (typeof last === "string") params[name] = last;
+  }
+  if (ctx.method !== "POST") return params;
+  for (const [name, value] of Object.entries((await readBody(ctx)) ?? {})) {
+    if (typeof value === "string" || typeof value === "number") params[name] = String(value);
+  }
+  return params;
 }
 
 /** The value if it is a non-empty string. */

@@ -1,10 +1,13 @@
-// A local SSLCommerz (v4) for tests and `npm start`: the form-encoded session API → GatewayPageURL, the shopper's
-// approve/cancel page, the IPN it POSTs (form-encoded, verify_sign over verify_key) to the merchant's ipn_url before
-// sending the browser back with the same fields, the validation API (VALID, then VALIDATED), the transaction query
-// by tran_id, and refunds with their status.
+// A local SSLCommerz (v4) for tests and `npm start`: the session API (url-encoded, multipart/form-data as SSLCommerz's
+// own Node SDK sends it, or JSON) → GatewayPageURL, the shopper's approve/cancel page, the IPN it POSTs (form-encoded,
+// verify_sign over verify_key) to the merchant's ipn_url before sending the browser back with the same fields, the
+// validation API (VALID, then VALIDATED), the transaction query by tran_id and by session key, and refunds with their
+// status. The validation and merchant APIs take their parameters by GET or by POST, as SSLCommerz's PHP does: the SDK
+// POSTs with the parameters in the query string.
 import { createHash } from "node:crypto";
 import Router from "@koa/router";
-import { approveRouter, autoPostPage, isAmount, isHttpUrl, randomCode, randomDigits, randomHex, readBody, serveSim, showCheckout, SimState, takeDecision, text } from "./common";
+import type Koa from "koa";
+import { approveRouter, autoPostPage, isAmount, isHttpUrl, randomCode, randomDigits, randomHex, readBody, requestParams, serveSim, showCheckout, SimState, takeDecision, text } from "./common";
 import type { Decision, RunningSim, SimNaming, SimOptions } from "./common";
 
 const SESSION_TTL_MS = 3600 * 1000;
@@ -200,8 +203,8 @@ export async function startSslcommerzSim(opts: SimOptions = {}): Promise<Running
     };
   });
 
-  api.get("/validator/api/validationserverAPI.php", (ctx) => {
-    const params = ctx.query as Record<string, string>;
+  const validation: Koa.Middleware = async (ctx) => {
+    const params = await requestParams(ctx);
     if (!storeOk(params)) {
       ctx.body = { APIConnect: "FAILED", status: "INVALID_TRANSACTION" };
       return;
@@ -214,10 +217,13 @@ export async function startSslcommerzSim(opts: SimOptions = {}): Promise<Running
     const first = !s.validatedOnce;
     s.validatedOnce = true;
     ctx.body = state.report({ ...transaction(s), status: first ? "VALID" : "VALIDATED", APIConnect: "DONE", emi_instalment: "0", emi_amount: "0.00" });
-  });
+  };
+  api.get("/validator/api/validationserverAPI.php", validation);
+  api.post("/validator/api/validationserverAPI.php", validation);
 
-  api.get("/validator/api/merchantTransIDvalidationAPI.php", (ctx) => {
-    const params = ctx.query as Record<string, string>;
+  /** Transaction query (by tran_id or by sessionkey), refund initiation and refund status share this endpoint. */
+  const merchantApi: Koa.Middleware = async (ctx) => {
+    const params = await requestParams(ctx);
     if (!storeOk(params)) {
       ctx.body = { APIConnect: "FAILED" };
       return;
@@ -242,6 +248,16 @@ export async function startSslcommerzSim(opts: SimOptions = {}): Promise<Running
       ctx.body = { APIConnect: "DONE", bank_tran_id: params.bank_tran_id, trans_id: s.form.tran_id, refund_ref_id: refund.refundRefId, status: "success", errorReason: "" };
       return;
     }
+    if (params.sessionkey) {
+      // One session, flat (no element list): its status while the shopper decides too.
+      const s = sessions.get(params.sessionkey);
+      ctx.body = !s
+        ? { APIConnect: "DONE", status: "INVALID_TRANSACTION", sessionkey: params.sessionkey }
+        : s.report
+          ? state.report({ ...transaction(s), status: s.status === "VALID" && s.validatedOnce ? "VALIDATED" : s.status, sessionkey: s.sessionkey, APIConnect: "DONE" })
+          : { APIConnect: "DONE", status: expired(s) ? "EXPIRED" : "PENDING", sessionkey: s.sessionkey, tran_id: s.form.tran_id, amount: s.form.total_amount, currency: s.form.currency };
+      return;
+    }
     const matching = byReference(params.tran_id).filter((s) => s.report || expired(s));
     ctx.body = {
       APIConnect: "DONE",
@@ -252,7 +268,9 @@ export async function startSslcommerzSim(opts: SimOptions = {}): Promise<Running
           : { tran_id: s.form.tran_id, status: "EXPIRED", amount: s.form.total_amount, currency: s.form.currency },
       ),
     };
-  });
+  };
+  api.get("/validator/api/merchantTransIDvalidationAPI.php", merchantApi);
+  api.post("/validator/api/merchantTransIDvalidationAPI.php", merchantApi);
 
   const control = approveRouter(API_PATH, { ...NAMING, unknown: "no such session" }, {
     find: (id, reference) => (id ? sessions.get(id) : byReference(reference).at(-1)),
