@@ -1,8 +1,9 @@
 // The crash matrix (issue 15): two issuer replicas on one Postgres and one chain, a dispatcher delivering to a real
-// receiver. For each step of issuance, a replica started with CRASH_AT=<step> kills itself (SIGKILL) mid-issuance 20
-// times while the other keeps issuing; a fresh one takes its place. Afterwards, without any client retrying: every
-// requested UID is minted once (on chain and in app.passports), the brand's certificate counter equals the passports
-// minted, and every cert.issued is delivered exactly once.
+// receiver. For each step of issuance, a replica started with CRASH_AT=<step> kills itself (SIGKILL) mid-issuance
+// CRASH_KILLS_PER_STEP times (4 in `npm test`, enough for each of a victim's three UIDs to be the one it dies on; 20
+// in `npm run test:soak`) while the other keeps issuing; a fresh one takes its place. Afterwards, without any client
+// retrying: every requested UID is minted once (on chain and in app.passports), the brand's certificate counter
+// equals the passports minted, and every cert.issued is delivered exactly once.
 import { mkdtempSync, chmodSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,7 +28,7 @@ import { bundleIssuerReplica, spawnReplica, type Replica } from "../support/repl
 import type { IssueAnswer } from "../support/issuer-replica";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
-const KILLS_PER_STEP = 20;
+const KILLS_PER_STEP = killsPerStep(process.env.CRASH_KILLS_PER_STEP ?? "4");
 /** UIDs sent to the replica that is to die, per attempt (its CRASH_AFTER picks which of them it dies on). */
 const PER_VICTIM = 3;
 /** UIDs sent to the surviving replica meanwhile. */
@@ -37,6 +38,12 @@ const ATTEMPTS = 8;
 const HEAL_MS = 60_000;
 /** Victims booting at once (the one about to work included). */
 const PREBOOT = 2;
+
+function killsPerStep(value: string): number {
+  const kills = Number(value);
+  if (!Number.isInteger(kills) || kills < 1 || kills > 1000) throw new Error(`CRASH_KILLS_PER_STEP must be an integer from 1 to 1000, not ${JSON.stringify(value)}`);
+  return kills;
+}
 
 type Row = {
   step: CrashPoint;
