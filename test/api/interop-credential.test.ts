@@ -12,7 +12,7 @@ import type { AppDeps } from "../../api/src/deps";
 import { buildCatenaXPassport } from "../../api/src/interop/catena-x";
 import { buildCredential, credentialInput, passportCredential } from "../../api/src/interop/credential";
 import { offlineDocumentLoader, vendoredJson } from "../../api/src/interop/contexts";
-import { checkCatenaXPassport, checkUntpCredential, fromDraft04 } from "../../api/src/interop/schemas";
+import { checkCatenaXPassport, checkUntpCredential, fromDraft04 } from "../support/schemas";
 import { didWebOf } from "../../api/src/interop/signing-key";
 import { createLogger } from "../../api/src/logger";
 import { CERTIFICATION_CODES } from "../../api/src/generated/contract-constants";

@@ -1,10 +1,10 @@
 // Validators of the vendored schemas: UNTP DPP 0.6.0 (JSON Schema 2020-12) and Catena-X generic DPP 7.0.0 (draft-04),
-// compiled once on first use. The tests check every credential and export against them; the archive may too.
+// compiled once on first use, for the tests that check every credential and export against them (production never validates its own output).
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { vendoredJson } from "./contexts";
+import { vendoredJson } from "../../api/src/interop/contexts";
 
 export type SchemaCheck = { valid: boolean; errors: ErrorObject[] };
 
