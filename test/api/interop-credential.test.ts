@@ -1,9 +1,13 @@
 // The UNTP credential (VC 2.0, VC-JOSE, did:web) and the Catena-X export of the demo passports on the shared stack:
-// each credential validates against the vendored UNTP 0.6.0 schema, expands offline without dropping a term, and
-// verifies with the key of /.well-known/did.json; content negotiation on the passport URL; the Catena-X document
+// each credential validates against the vendored UNTP 0.6.0 schema, expands offline without dropping a term with
+// only the W3C, UNTP and pinned extension contexts, and verifies with the key of /.well-known/did.json; the pinned
+// context is served as committed and never changes; content negotiation on the passport URL; the Catena-X document
 // validates against the vendored 7.0.0 schema.
-import { generateKeyPairSync } from "node:crypto";
+import { buildAppDeps } from "../../api/src/assemble";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { expect } from "chai";
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from "jose";
 import jsonld from "jsonld";
@@ -22,10 +26,46 @@ import { sharedStack, type SeededStack } from "../support/shared-stack";
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type DidDocument = { id: string; verificationMethod: Array<{ id: string; publicKeyJwk: JWK }>; assertionMethod: string[] };
 
-/** jsonld.expand in safe mode: a term the contexts do not define throws instead of being dropped silently. */
-async function expandSafely(document: unknown, base: string): Promise<unknown[]> {
+/**
+ * The extension context's one URL, written out here rather than imported: it is what verifiers pin, so changing it in
+ * the code must fail this test. The digest is that of the file as published; a published version never changes.
+ */
+const PINNED_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v1.jsonld";
+const PUBLISHED_CONTEXTS = [{ url: PINNED_CONTEXT_URL, file: "v1.jsonld", sha256: "6c9da1a31c29ab823d0c8ae0426d7dc317ab0d3384523e16edf80d7a766804fc" }];
+const VC_V2 = "https://www.w3.org/ns/credentials/v2";
+const UNTP_DPP_060 = "https://test.uncefact.org/vocabulary/untp/dpp/0.6.0/";
+const INTEROP_DIR = path.join(__dirname, "..", "..", "api", "src", "interop");
+const committedContext = (file: string) => readFileSync(path.join(INTEROP_DIR, "registry-context", file));
+
+/** A verifier's loader: the W3C VC 2.0 and UNTP DPP 0.6.0 contexts (vendored copies) and, if `pinned`, ours; nothing else. */
+function verifierLoader({ pinned }: { pinned: boolean }) {
+  const documents = new Map<string, Buffer>([
+    [VC_V2, readFileSync(path.join(INTEROP_DIR, "vocab", "credentials-v2.jsonld"))],
+    [UNTP_DPP_060, readFileSync(path.join(INTEROP_DIR, "vocab", "untp-dpp-0.6.0-context.jsonld"))],
+    ...(pinned ? [[PINNED_CONTEXT_URL, committedContext("v1.jsonld")] as const] : []),
+  ]);
+  return async (url: string) => {
+    const bytes = documents.get(url);
+    if (!bytes) throw new Error(`the verifier does not hold ${url}`);
+    return { contextUrl: null, document: JSON.parse(bytes.toString("utf8")) as unknown, documentUrl: url };
+  };
+}
+
+/** The terms jsonld.expand drops from `document` (not in safe mode: each drop is reported as an event instead). */
+async function droppedTerms(document: unknown, loader: ReturnType<typeof verifierLoader>): Promise<string[]> {
+  const dropped = new Set<string>();
+  const eventHandler = ({ event, next }: { event: { code: string; details?: { property?: string } }; next: () => void }) => {
+    if (event.code === "invalid property" && event.details?.property) dropped.add(event.details.property);
+    else next();
+  };
+  await jsonld.expand(document as never, { documentLoader: loader, eventHandler } as never);
+  return [...dropped].sort();
+}
+
+/** jsonld.expand in safe mode with the verifier's loader: a term the contexts do not define throws instead of being dropped silently. */
+async function expandSafely(document: unknown): Promise<unknown[]> {
   try {
-    return (await jsonld.expand(document as never, { documentLoader: offlineDocumentLoader(base), safe: true } as never)) as unknown as unknown[];
+    return (await jsonld.expand(document as never, { documentLoader: verifierLoader({ pinned: true }), safe: true } as never)) as unknown as unknown[];
   } catch (error) {
     // jsonld names the dropped term in `details`, not in the message.
     throw new Error(`${String(error)} ${JSON.stringify((error as { details?: unknown }).details)}`);
@@ -82,7 +122,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
       expect(checkUntpCredential(sample).errors).to.deep.equal([]);
       const { issuer: _issuer, ...noIssuer } = sample;
       expect(checkUntpCredential(noIssuer).valid).to.equal(false);
-      expect((await expandSafely(sample, base)).length).to.equal(1);
+      expect((await expandSafely(sample)).length).to.equal(1);
 
       const example = vendoredJson("catenax-dpp-7.0.0-example.json") as Json;
       expect(checkCatenaXPassport(example).errors).to.deep.equal([]);
@@ -96,26 +136,58 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     });
 
     it("loads only vendored contexts: any other URL throws, and a term no context defines fails expansion", async () => {
-      const loader = offlineDocumentLoader(base);
-      for (const url of ["https://schema.org/", "https://www.w3.org/2018/credentials/v1", `${base}/contexts/other.jsonld`]) {
+      const loader = offlineDocumentLoader();
+      for (const url of [VC_V2, UNTP_DPP_060, PINNED_CONTEXT_URL]) expect((await loader(url)).documentUrl).to.equal(url);
+      for (const url of ["https://schema.org/", "https://www.w3.org/2018/credentials/v1", `${base}/contexts/passport-registry/v1.jsonld`]) {
         let failed = false;
         await loader(url).catch(() => (failed = true));
         expect(failed, url).to.equal(true);
       }
       const credential = await credentialJson(minted[0]!.uid);
       let error: unknown;
-      await expandSafely({ ...credential, credentialSubject: { ...credential.credentialSubject, undefinedTerm: "x" } }, base).catch((e: unknown) => (error = e));
+      await expandSafely({ ...credential, credentialSubject: { ...credential.credentialSubject, undefinedTerm: "x" } }).catch((e: unknown) => (error = e));
       expect(String(error)).to.match(/safe mode|dropped|undefined/i);
     });
   });
 
+  describe("the pinned extension context", () => {
+    it("is served at its URL's path, byte for byte the committed file, and every published file is as published", async () => {
+      for (const { url, file, sha256 } of PUBLISHED_CONTEXTS) {
+        const committed = committedContext(file);
+        // Editing a published version (rather than adding a new one) fails here.
+        expect(createHash("sha256").update(committed).digest("hex"), `${file} was published with another digest`).to.equal(sha256);
+        const res = await fetch(`${base}${new URL(url).pathname}`);
+        expect(res.status, url).to.equal(200);
+        expect(res.headers.get("content-type")).to.match(/^application\/ld\+json/);
+        expect(res.headers.get("cache-control")).to.include("immutable");
+        expect(Buffer.from(await res.arrayBuffer()).equals(committed), `${url} served as committed`).to.equal(true);
+      }
+    });
+
+    it("keeps answering the per-deployment context that credentials named before, unchanged", async () => {
+      const res = await fetch(`${base}/contexts/passport-registry/v1.jsonld`);
+      expect(res.status).to.equal(200);
+      const context = ((await res.json()) as Json)["@context"];
+      expect(context.pr).to.equal(`${base}/contexts/passport-registry/v1.jsonld#`);
+      expect(Object.keys(context)).to.deep.equal(Object.keys(JSON.parse(committedContext("v1.jsonld").toString("utf8"))["@context"]));
+    });
+  });
+
   describe("GET /api/dpp/{uid}/credential", () => {
-    it("gives every demo passport a credential valid against UNTP 0.6.0 that expands offline without losing a term", async () => {
+    it("gives every demo passport a credential valid against UNTP 0.6.0 that a verifier holding the W3C, UNTP and pinned contexts expands in safe mode", async () => {
       for (const product of minted) {
         const credential = await credentialJson(product.uid);
         const check = checkUntpCredential(credential);
         expect(check.errors, product.uid).to.deep.equal([]);
-        const expanded = (await expandSafely(credential, base)) as Json[];
+        expect(credential["@context"], product.uid).to.deep.equal([VC_V2, UNTP_DPP_060, PINNED_CONTEXT_URL]);
+        expect(await droppedTerms(credential, verifierLoader({ pinned: true })), product.uid).to.deep.equal([]);
+        // Without ours, the terms only it defines are what a verifier loses: the pinned context is what keeps them.
+        const { "@context": _context, ...rest } = credential;
+        const lost = await droppedTerms({ "@context": [VC_V2, UNTP_DPP_060], ...rest }, verifierLoader({ pinned: false }));
+        const ours = Object.keys(JSON.parse(committedContext("v1.jsonld").toString("utf8"))["@context"]);
+        expect(lost.length, product.uid).to.be.greaterThan(0);
+        expect(lost.filter((term) => !ours.includes(term)), product.uid).to.deep.equal([]);
+        const expanded = (await expandSafely(credential)) as Json[];
         expect(expanded).to.have.length(1);
         // Every top-level member survives as a term of the expanded node (safe mode has thrown otherwise).
         expect(Object.keys(expanded[0]!).length).to.equal(Object.keys(credential).length - 1);
@@ -264,7 +336,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     it("signs with a key given in the configuration, and refuses a malformed one without echoing it", async () => {
       const jwk = generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" });
       const config = loadConfig({ ...envOf(stack), CREDENTIAL_SIGNING_KEY: JSON.stringify(jwk) });
-      const deps: AppDeps = { config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") };
+      const deps: AppDeps = buildAppDeps({ config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") });
       const { credential, jwt } = await passportCredential(deps, minted[0]!.uid);
       const publicJwk = { kty: "OKP", crv: "Ed25519", x: jwk.x } as JWK;
       const { payload } = await compactVerify(jwt, await importJWK(publicJwk, "EdDSA"));
@@ -301,7 +373,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
   describe("the brand's certificates", () => {
     it("claims a certificate as met only until its last valid day; an expired one stays listed as expired", async () => {
       const config = loadConfig(envOf(stack));
-      const deps: AppDeps = { config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") };
+      const deps: AppDeps = buildAppDeps({ config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") });
       const input = await credentialInput(deps, minted[0]!.uid);
       const today = new Date().toISOString().slice(0, 10);
       const certificate = { code: "GOTS", issuer: "Control Union", number: "CU-1" };

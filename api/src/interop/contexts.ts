@@ -1,15 +1,37 @@
-// The JSON-LD contexts a passport credential uses, served from vendored copies (vocab/README.md) by a document loader
-// that never goes online: the W3C VC 2.0 context, UNTP DPP 0.6.0, and the service's own small extension context.
+// The JSON-LD contexts a passport credential uses, served from committed copies by a document loader that never goes
+// online: the W3C VC 2.0 context and UNTP DPP 0.6.0 (vendored, vocab/README.md), and the service's own small extension
+// context at its pinned URL (registry-context/README.md).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 export const VC_V2_CONTEXT = "https://www.w3.org/ns/credentials/v2";
 export const UNTP_DPP_CONTEXT = "https://test.uncefact.org/vocabulary/untp/dpp/0.6.0/";
 
-/** Where the service serves its extension context (the chain anchor and the few facts UNTP 0.6.0 has no term for). */
-export function registryContextUrl(publicBaseUrl: string): string {
-  return `${publicBaseUrl}/contexts/passport-registry/v1.jsonld`;
+/**
+ * The service's extension context (the chain anchor and the few facts UNTP 0.6.0 has no term for), at one URL that is
+ * the same on every deployment, so a verifier can pin it once. A published version never changes: a new term is a new
+ * version file in registry-context/ (its README says how). docs/interop.md says how the URL resolves.
+ */
+export const REGISTRY_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v1.jsonld";
+/** Where the vocabulary IRIs of the context's terms live (unversioned: a term keeps its IRI across versions). */
+export const REGISTRY_VOCAB = "https://w3id.org/passport-registry/vocab#";
+
+/** Each published version of the context: the path the service serves it at (the URL's own path) and its file. */
+export const REGISTRY_CONTEXTS = [{ path: new URL(REGISTRY_CONTEXT_URL).pathname, file: "v1.jsonld" }] as const;
+
+/** A published version's bytes, as committed in registry-context/; read once. */
+const published = new Map<string, Buffer>();
+export function registryContextBytes(file: (typeof REGISTRY_CONTEXTS)[number]["file"]): Buffer {
+  let bytes = published.get(file);
+  if (!bytes) published.set(file, (bytes = readFileSync(path.join(__dirname, "registry-context", file))));
+  return bytes;
 }
+
+/**
+ * Where the service served its extension context before the pinned URL, a document built from PUBLIC_BASE_URL.
+ * Credentials issued then name it, so it keeps answering what it answered (legacyRegistryContext).
+ */
+export const LEGACY_REGISTRY_CONTEXT_PATH = "/contexts/passport-registry/v1.jsonld";
 
 const VOCAB_DIR = path.join(__dirname, "vocab");
 
@@ -25,16 +47,16 @@ export function vendoredJson(file: string): unknown {
 }
 
 /**
- * The extension context. Its terms live under the context's own URL (`…/v1.jsonld#term`), so they resolve wherever
- * the service is deployed; none of them redefines a protected VC or UNTP term (jsonld.expand would refuse it).
+ * The per-deployment context served at LEGACY_REGISTRY_CONTEXT_PATH, unchanged: its terms live under that URL
+ * (`…/v1.jsonld#term`). New credentials name REGISTRY_CONTEXT_URL instead.
  */
-export function registryContext(publicBaseUrl: string): Record<string, unknown> {
+export function legacyRegistryContext(publicBaseUrl: string): Record<string, unknown> {
   const term = (name: string, type?: string) => ({ "@id": `pr:${name}`, ...(type ? { "@type": type } : {}) });
   return {
     "@context": {
       "@version": 1.1,
       "@protected": true,
-      pr: `${registryContextUrl(publicBaseUrl)}#`,
+      pr: `${publicBaseUrl}${LEGACY_REGISTRY_CONTEXT_PATH}#`,
       xsd: "http://www.w3.org/2001/XMLSchema#",
       ChainAnchor: "pr:ChainAnchor",
       chainAnchor: term("chainAnchor"),
@@ -62,14 +84,14 @@ export function registryContext(publicBaseUrl: string): Record<string, unknown> 
 export type RemoteDocument = { contextUrl: null; document: unknown; documentUrl: string };
 
 /**
- * A jsonld.js document loader over the vendored contexts and the service's own: any other URL throws, so expanding
- * or verifying a credential never makes a network request.
+ * A jsonld.js document loader over the vendored contexts and the pinned one, as a verifier holds them: any other URL
+ * throws, so expanding or verifying a credential never makes a network request.
  */
-export function offlineDocumentLoader(publicBaseUrl: string): (url: string) => Promise<RemoteDocument> {
+export function offlineDocumentLoader(): (url: string) => Promise<RemoteDocument> {
   const documents = new Map<string, () => unknown>([
     [VC_V2_CONTEXT, () => vendoredJson("credentials-v2.jsonld")],
     [UNTP_DPP_CONTEXT, () => vendoredJson("untp-dpp-0.6.0-context.jsonld")],
-    [registryContextUrl(publicBaseUrl), () => registryContext(publicBaseUrl)],
+    [REGISTRY_CONTEXT_URL, () => JSON.parse(registryContextBytes("v1.jsonld").toString("utf8")) as unknown],
   ]);
   return async (url) => {
     const document = documents.get(url);

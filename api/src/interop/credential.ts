@@ -14,12 +14,12 @@ import type { Certification } from "../passports/content";
 import { publicPassport, type PublicPassport } from "../passports/public-passport";
 import { buildPublicRecord, type PublicRecord } from "../passports/public-record";
 import { CERTIFICATION_STANDARDS, conformityTopicOf } from "./certifications";
-import { registryContextUrl, UNTP_DPP_CONTEXT, VC_V2_CONTEXT } from "./contexts";
+import { REGISTRY_CONTEXT_URL, REGISTRY_VOCAB, UNTP_DPP_CONTEXT, VC_V2_CONTEXT } from "./contexts";
 import { credentialSigningKey } from "./signing-key";
 
 // What an offline verifier (the archive) needs besides the credential: the DID document and the contexts.
 export { serviceDidDocument } from "./signing-key";
-export { offlineDocumentLoader, registryContext, registryContextUrl } from "./contexts";
+export { offlineDocumentLoader, REGISTRY_CONTEXT_URL } from "./contexts";
 
 export type PassportCredential = {
   /** The unsigned credential (application/ld+json body). */
@@ -102,7 +102,7 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
   const mintedAt = passport.indexed?.mintedAt ?? product.passport_minted_at ?? new Date(0);
 
   return {
-    "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, registryContextUrl(config.publicBaseUrl)],
+    "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, REGISTRY_CONTEXT_URL],
     type: ["VerifiableCredential", "DigitalProductPassport"],
     id,
     name: `Digital Product Passport: ${content.product.name}`,
@@ -167,7 +167,7 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
             linkURL: event.explorer_url,
             linkName: `${event.stage}${event.factory_name ? ` at ${event.factory_name}` : ""}${event.place ? `, ${event.place}` : ""}, recorded on chain`,
             // Not a UNTP traceability event credential: a transaction page, typed with a term of ours.
-            linkType: `${registryContextUrl(config.publicBaseUrl)}#ChainTransaction`,
+            linkType: `${REGISTRY_VOCAB}ChainTransaction`,
           },
         ],
         transactionHash: event.tx_hash,

@@ -7,7 +7,7 @@ import type { AppDeps, AppState } from "../../deps";
 import { buildCatenaXPassport } from "../../interop/catena-x";
 import { credentialInput, passportCredential, type CredentialInput, type PassportCredential } from "../../interop/credential";
 import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
-import { registryContext } from "../../interop/contexts";
+import { LEGACY_REGISTRY_CONTEXT_PATH, legacyRegistryContext, REGISTRY_CONTEXT_URL, REGISTRY_CONTEXTS, registryContextBytes } from "../../interop/contexts";
 import { serviceDidDocument } from "../../interop/signing-key";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import type { JsonSchema } from "../../validation";
@@ -119,6 +119,32 @@ const catenaXSchema: JsonSchema = {
   },
 };
 
+/** A JSON-LD context of term definitions, as the extension contexts are written. */
+const jsonLdContextSchema: JsonSchema = {
+  type: "object",
+  required: ["@context"],
+  additionalProperties: false,
+  properties: {
+    "@context": {
+      type: "object",
+      description: "Term definitions by term, and the context's keywords (`@version`, `@protected`).",
+      additionalProperties: {
+        anyOf: [
+          { type: "string", description: "an IRI or compact IRI" },
+          {
+            type: "object",
+            description: "an expanded term definition",
+            additionalProperties: false,
+            properties: { "@id": { type: "string" }, "@type": { type: "string" } },
+          },
+          { type: "number" },
+          { type: "boolean" },
+        ],
+      },
+    },
+  },
+};
+
 export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const reads = readsOf(deps);
   return mountRoutes(deps, openapi, [
@@ -185,18 +211,39 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         ctx.body = await serviceDidDocument(deps.config);
       },
     }),
+    // Each published version, byte for byte as committed: a verifier may have pinned those bytes, so they never change.
+    ...REGISTRY_CONTEXTS.map(({ path, file }) =>
+      defineRoute({
+        method: "get",
+        path,
+        operationId: `getRegistryContext${file.replace(/\.jsonld$/, "").toUpperCase()}`,
+        tag: "Public",
+        auth: "public",
+        summary: "The JSON-LD context of the service's extension terms in credentials (chain anchor, carbon method)",
+        description:
+          `The copy the service serves of ${REGISTRY_CONTEXT_URL.replace(/v1\.jsonld$/, file)}, the same bytes on every ` +
+          "deployment; a published version never changes (a new term is a new version).",
+        responses: { "200": { description: "JSON-LD context", contentType: "application/ld+json", schema: jsonLdContextSchema } },
+        handler: (ctx) => {
+          ctx.set("Cache-Control", "public, max-age=31536000, immutable");
+          ctx.type = "application/ld+json";
+          ctx.body = registryContextBytes(file);
+        },
+      }),
+    ),
     defineRoute({
       method: "get",
-      path: "/contexts/passport-registry/v1.jsonld",
-      operationId: "getRegistryContext",
+      path: LEGACY_REGISTRY_CONTEXT_PATH,
+      operationId: "getLegacyRegistryContext",
       tag: "Public",
       auth: "public",
-      summary: "The JSON-LD context of the service's extension terms in credentials (chain anchor, carbon method)",
-      responses: { "200": { description: "JSON-LD context", contentType: "application/ld+json", schema: { type: "object", required: ["@context"], properties: { "@context": { type: "object" } } } } },
+      summary: "The extension context credentials named before the pinned one (per deployment; superseded)",
+      description: `Credentials issued before the extension context had one URL name this address; new ones name ${REGISTRY_CONTEXT_URL}.`,
+      responses: { "200": { description: "JSON-LD context", contentType: "application/ld+json", schema: jsonLdContextSchema } },
       handler: (ctx) => {
         ctx.set("Cache-Control", "public, max-age=3600");
         ctx.type = "application/ld+json";
-        ctx.body = JSON.stringify(registryContext(deps.config.publicBaseUrl));
+        ctx.body = JSON.stringify(legacyRegistryContext(deps.config.publicBaseUrl));
       },
     }),
   ]);
