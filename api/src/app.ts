@@ -38,7 +38,7 @@ import { dashboardOrdersRouter } from "./routes/dashboard/orders/router";
 import { dashboardDomainsRouter } from "./routes/dashboard/domains/router";
 import { tlsAskRouter } from "./routes/tls/router";
 import { interopRouter } from "./routes/interop/router";
-import { gs1Router } from "./routes/gs1/router";
+import { gs1Router, refuseUnknownDigitalLinkPaths } from "./routes/gs1/router";
 import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
 import { hostRouting } from "./middleware/host-routing";
 
@@ -57,6 +57,7 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
 
   // Each router with its allowedMethods({ throw: true }), in this order; a request enters only those that match it.
   app.use(dispatchRouters(routers));
+  app.use(refuseUnknownDigitalLinkPaths);
   // Errors are rendered by errorHandler; Koa's default handler would only log them twice.
   app.silent = true;
   return app;

@@ -1,10 +1,13 @@
 // The GS1 Digital Link resolver on the seeded stack: a browser is redirected to the passport page, a client asking
-// for the linkset gets one (RFC 9264, checked against the schema below), ?linkType picks one link, a wrong check
-// digit is a 400, an unknown item a 404, a brand's host resolves only its own products, and the well-known
-// resolver description.
-import Ajv2020 from "ajv/dist/2020";
+// for the linkset gets one (RFC 9264, valid against GS1's linkset schema), ?linkType picks one link (404 when there is
+// none), other query parameters pass on, an unknown lot or serial walks up to the GTIN, a wrong check digit or an
+// extra segment is a 400, an unknown GTIN a 404, OPTIONS answers CORS, a brand's host resolves only its own products,
+// and the well-known resolver description is valid against GS1's description-file schema.
+import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { createBrand } from "../../api/src/brands/service";
 import { insertDomain } from "../../api/src/domains/domains.repo";
 import { registerProduct } from "../../api/src/products/service";
@@ -14,50 +17,21 @@ import { rawGet } from "../support/http";
 
 const get = rawGet;
 
-/**
- * RFC 9264 section 4.2 (application/linkset+json), written out here: no GS1 linkset JSON schema was found in a
- * public repository to vendor, so the shape is checked against the RFC's rules and GS1 resolver 1.2's use of them.
- */
-const LINKSET_SCHEMA = {
-  type: "object",
-  additionalProperties: false,
-  required: ["linkset"],
-  properties: {
-    linkset: {
-      type: "array",
-      minItems: 1,
-      items: {
-        type: "object",
-        required: ["anchor"],
-        properties: { anchor: { type: "string", format: "uri" } },
-        additionalProperties: {
-          type: "array",
-          minItems: 1,
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["href"],
-            properties: {
-              href: { type: "string", format: "uri" },
-              type: { type: "string", pattern: "^[a-z]+/[a-z0-9.+-]+$" },
-              hreflang: { type: "array", minItems: 1, items: { type: "string", pattern: "^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$" } },
-              title: { type: "string", minLength: 1 },
-            },
-          },
-        },
-        // Relation types: registered names (lower case) or absolute URIs (section 4.2.2).
-        propertyNames: { pattern: "^(?:anchor|[a-z][a-z0-9.-]*|https?://.+)$" },
-      },
-    },
-  },
-};
+/** GS1's own schemas (test/vendor): the linkset schema of gs1/linkset and the resolver description-file schema 1.2.0. */
+const vendored = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(__dirname, "..", "vendor", file), "utf8")) as Record<string, unknown>;
+
+/** Ajv as GS1's test suite runs it (draft-07, `strict: false`: the schemas carry annotations such as `name`), with formats checked. */
+function gs1Validator(file: string) {
+  return addFormats(new Ajv({ allErrors: true, strict: false })).compile(vendored(file));
+}
 
 const GS1 = "https://gs1.org/voc/";
 
 describe("GS1 Digital Link resolver", () => {
   let stack: SeededStack;
   let base: string;
-  const validLinkset = addFormats(new Ajv2020({ allErrors: true, strict: true })).compile(LINKSET_SCHEMA);
+  const validLinkset = gs1Validator("gs1-linkset/gs1-linkset-schema.json");
+  const validDescription = gs1Validator("gs1-resolver-description-file-schema/description-file-schema.json");
   // The demo shirt: minted, GTIN 09520123000103, serial OXF-0001; the saree has a lot; the sweater is not minted.
   const SHIRT = { uid: "DEMO-7K3M9Q2X", path: "/01/09520123000103/21/OXF-0001" };
   const SAREE = { uid: "DEMO-4VH8N1TR", path: "/01/09520123000202/10/JAM2026-07/21/SAR-0014" };
@@ -105,7 +79,11 @@ describe("GS1 Digital Link resolver", () => {
       expect(validLinkset(body), JSON.stringify(validLinkset.errors)).to.equal(true);
       const [context] = body.linkset;
       expect(context!.anchor).to.equal(`${base}${SHIRT.path}`);
-      expect(context![`${GS1}defaultLink`]![0]!.href).to.equal(`${base}/scan/${SHIRT.uid}`);
+      expect((context as unknown as { itemDescription: string }).itemDescription).to.match(/, serial OXF-0001$/);
+      // The default link carries a title and nothing else (resolver standard 1.2).
+      expect(context![`${GS1}defaultLink`]).to.deep.equal([{ href: `${base}/scan/${SHIRT.uid}`, title: `Product passport ${SHIRT.uid}` }]);
+      // GS1's JSON-LD context makes the linkset JSON-LD.
+      expect(res.headers.link).to.contain('<https://ref.gs1.org/standards/resolver/1.2.0/linkset-context>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"');
       expect(context![`${GS1}pip`]![0]).to.include({ href: `${base}/scan/${SHIRT.uid}`, type: "text/html" });
       const dpp = context![`${GS1}dpp`]!;
       expect(dpp.map((l) => l.type)).to.include.members(["application/vc+jwt", "application/ld+json"]);
@@ -123,22 +101,46 @@ describe("GS1 Digital Link resolver", () => {
       }
     });
 
-    it("redirects to the link ?linkType names, and to the default link for a type the item lacks", async () => {
+    it("redirects to the link ?linkType names, chosen by Accept among several, and answers 404 for a type the item lacks", async () => {
       const location = async (linkType: string) => (await get(base, `${SHIRT.path}?linkType=${encodeURIComponent(linkType)}`)).headers.location;
       expect(await location("gs1:dpp")).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
       expect(await location("dpp")).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
       expect(await location(`${GS1}dpp`)).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
       expect(await location("gs1:certificationInfo")).to.equal(`${base}/dpp-certificate/${SHIRT.uid}`);
       expect(await location("gs1:homepage")).to.equal(`${base}/brand/demo-apparel`);
-      expect(await location("gs1:recipeInfo")).to.equal(`${base}/scan/${SHIRT.uid}`);
+      expect(await location("iana:dpp")).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      for (const unknown of ["gs1:recipeInfo", "gs1:nosuchlt", "nonsense"]) {
+        expect((await get(base, `${SHIRT.path}?linkType=${unknown}`, { Accept: "application/json" })).status, unknown).to.equal(404);
+      }
+      const pdf = await get(base, `${SHIRT.path}?linkType=gs1:certificationInfo`, { Accept: "application/pdf" });
+      expect(pdf.headers.location).to.equal(`${base}/certificates/${SHIRT.uid}.pdf`);
+      // Two JSON passports (Catena-X and the record): asked for JSON, the client chooses (300 with both).
+      const both = await get(base, `${SHIRT.path}?linkType=gs1:dpp`, { Accept: "application/json" });
+      expect(both.status).to.equal(300);
+      const choices = JSON.parse(both.body) as { linkset: Array<Record<string, Array<{ href: string }>>> };
+      expect(validLinkset(choices), JSON.stringify(validLinkset.errors)).to.equal(true);
+      expect(choices.linkset[0]![`${GS1}dpp`]!.map((l) => l.href)).to.deep.equal([`${base}/api/dpp/${SHIRT.uid}/catena-x`, `${base}/api/dpp/${SHIRT.uid}`]);
     });
 
-    it("passes a tag's SUN parameters on to the passport page, which checks them; nothing else is passed on", async () => {
+    it("passes other query parameters on when redirecting, but not linkType", async () => {
+      expect((await get(base, `${SHIRT.path}?foo=bar&lang=bn`)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}?foo=bar&lang=bn`);
+      expect((await get(base, `${SHIRT.path}?linkType=gs1:homepage&foo=bar`)).headers.location).to.equal(`${base}/brand/demo-apparel?foo=bar`);
+    });
+
+    it("answers OPTIONS with CORS headers and the linkset in Link", async () => {
+      const res = await fetch(`${base}${SHIRT.path}`, { method: "OPTIONS", headers: { Origin: "https://example.org", "Access-Control-Request-Method": "GET" } });
+      expect(res.status).to.equal(204);
+      expect(res.headers.get("access-control-allow-origin")).to.equal("*");
+      expect(res.headers.get("access-control-allow-methods")).to.equal("GET, HEAD, OPTIONS");
+      expect(res.headers.get("link")).to.contain(`<${base}${SHIRT.path}?linkType=linkset>; rel="linkset"`);
+    });
+
+    it("passes a tag's SUN parameters on to the passport page, which checks them, and to no other link", async () => {
       const tag = stack.demo.tags.find((t) => t.product_uid === SHIRT.uid)!;
       const tap = emulateTap({ uid: tag.tag_uid, counter: 7, keys: { sdmMetaRead: Buffer.from(tag.sdm_meta_read_key!, "hex"), sdmFileRead: Buffer.from(tag.sdm_file_read_key!, "hex") } });
       const res = await get(base, `${SHIRT.path}?picc_data=${tap.picc_data}&cmac=${tap.cmac}&utm_source=label`);
       expect(res.status).to.equal(307);
-      expect(res.headers.location).to.equal(`${base}/scan/${SHIRT.uid}?picc_data=${tap.picc_data}&cmac=${tap.cmac}`);
+      expect(res.headers.location).to.equal(`${base}/scan/${SHIRT.uid}?picc_data=${tap.picc_data}&cmac=${tap.cmac}&utm_source=label`);
       // Not to the credential: only the page checks taps.
       expect((await get(base, `${SHIRT.path}?linkType=gs1:dpp&picc_data=${tap.picc_data}&cmac=${tap.cmac}`)).headers.location).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
     });
@@ -148,12 +150,20 @@ describe("GS1 Digital Link resolver", () => {
       expect(body.linkset[0]).to.have.property(`${GS1}pip`);
       expect(body.linkset[0]).not.to.have.property(`${GS1}dpp`);
       expect(body.linkset[0]).not.to.have.property("dpp");
-      expect((await get(base, `${SWEATER.path}?linkType=gs1:dpp`)).headers.location).to.equal(`${base}/scan/${SWEATER.uid}`);
+      expect((await get(base, `${SWEATER.path}?linkType=gs1:dpp`, { Accept: "application/json" })).status).to.equal(404);
     });
 
-    it("resolves a lot-and-serial link, and nothing for a lot the item does not have", async () => {
+    it("resolves a lot-and-serial link; a lot or serial nobody registered walks up to the GTIN: the brand, never another item", async () => {
       expect((await get(base, SAREE.path)).headers.location).to.equal(`${base}/scan/${SAREE.uid}`);
-      expect((await get(base, "/01/09520123000202/10/OTHER-LOT/21/SAR-0014", { Accept: "application/json" })).status).to.equal(404);
+      for (const path of ["/01/09520123000202/10/OTHER-LOT/21/SAR-0014", "/01/09520123000103/21/NO-SUCH-SERIAL", "/01/09520123000103/10/KL8G"]) {
+        const res = await get(base, path);
+        expect(res.status, path).to.equal(307);
+        expect(res.headers.location, path).to.equal(`${base}/brand/demo-apparel`);
+        const linkset = JSON.parse((await get(base, `${path}?linkType=linkset`)).body) as { linkset: Array<Record<string, unknown>> };
+        expect(validLinkset(linkset), JSON.stringify(validLinkset.errors)).to.equal(true);
+        expect(linkset.linkset[0]).to.include({ anchor: `${base}${path}` });
+        expect(linkset.linkset[0]).not.to.have.property(`${GS1}pip`);
+      }
     });
 
     it("accepts a GTIN-13 in the path, anchoring the linkset at the GTIN-14 form", async () => {
@@ -183,11 +193,21 @@ describe("GS1 Digital Link resolver", () => {
       expect(page.headers["content-type"]).to.match(/text\/html/);
     });
 
-    it("answers 404 NOT_FOUND for an item nobody registered", async () => {
-      const res = await get(base, "/01/09520123000103/21/NO-SUCH-SERIAL", { Accept: "application/linkset+json" });
+    it("answers 404 NOT_FOUND for a GTIN nobody registered, with or without a serial", async () => {
+      const res = await get(base, "/01/09506000134352/21/NO-SUCH-SERIAL", { Accept: "application/linkset+json" });
       expect(res.status).to.equal(404);
       expect((JSON.parse(res.body) as { error: { code: string } }).error.code).to.equal("NOT_FOUND");
       expect((await get(base, "/01/09506000134352", { Accept: "application/json" })).status).to.equal(404);
+    });
+
+    it("refuses a path with segments a Digital Link of a GTIN does not have: 400, not 404", async () => {
+      for (const path of [`${SHIRT.path}/foo`, "/01/09520123000103/foo", "/01/09520123000103/22/A1"]) {
+        const res = await get(base, path, { Accept: "application/json" });
+        expect(res.status, path).to.equal(400);
+        expect((JSON.parse(res.body) as { error: { code: string } }).error.code).to.equal("INVALID_DIGITAL_LINK");
+      }
+      // A trailing slash is tolerated.
+      expect((await get(base, `${SHIRT.path}/`)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
     });
   });
 
@@ -230,7 +250,9 @@ describe("GS1 Digital Link resolver", () => {
     expect(res.status).to.equal(200);
     const body = JSON.parse(res.body) as Record<string, unknown>;
     expect(body).to.include({ resolverRoot: base, linkTypeDefaultCanBeLinkset: false });
-    expect(body.supportedPrimaryKeys).to.deep.equal(["gtin"]);
+    expect(validDescription(body), JSON.stringify(validDescription.errors)).to.equal(true);
+    expect(body.supportedPrimaryKeys).to.deep.equal(["01"]);
+    expect((body.supportedLinkType as Array<{ prefix: string }>).every((t) => /^[A-Za-z_][\w-]*:$/.test(t.prefix))).to.equal(true);
     expect(body.name).to.be.a("string");
     const types = (body.supportedLinkType as Array<{ namespace: string; prefix: string; terms: string[] }>).find((t) => t.prefix === "gs1:")!;
     expect(types.namespace).to.equal(GS1);

@@ -3,6 +3,7 @@ import type { Knex } from "../db/knex";
 
 export type IdentifiedProduct = {
   uid: string;
+  product_name: string;
   gtin: string;
   lot: string | null;
   serial: string | null;
@@ -28,6 +29,7 @@ export async function findProductsByGtin(
     .limit(options.limit)
     .select<IdentifiedProduct[]>(
       "p.uid",
+      "p.name as product_name",
       "p.gtin",
       "p.lot",
       "p.serial",

@@ -3,7 +3,7 @@
 import type { JsonSchema } from "../validation";
 
 export type Operation = {
-  method: "get" | "post" | "put" | "patch" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete" | "options";
   path: string;
   /** Stable name for generated clients; derived from method and path when left out (see operationIdOf). */
   operationId?: string;

@@ -32,7 +32,7 @@ export type RouteResponse = { description: string; schema?: JsonSchema; example?
 /** A header the route reads that is not its authentication (documented; checked by the middleware that reads it). */
 export type HeaderParameter = { name: string; required?: boolean; schema: JsonSchema; description?: string };
 
-type Method = "get" | "post" | "put" | "patch" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
 
 type AuthState<A extends Auth> = A extends "apiKey"
   ? { brand: BrandContext }

@@ -7,7 +7,7 @@ import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
 import { AppError } from "../../errors";
 import { aiValueProblem, gtinProblem, normalizeGtin, type DigitalLinkRequest } from "../../gs1/digital-link";
-import { linksetOf, linkTypeOf, resolveDigitalLink, resolverDescription, type Resolution } from "../../gs1/resolver";
+import { LINKSET_CONTEXT, linksetOf, linkTypeOf, resolveDigitalLink, resolverDescription, type LinkTarget, type LinkType, type Resolution } from "../../gs1/resolver";
 import { brandBaseUrl } from "../../links";
 import { sendPage } from "../../middleware/page-response";
 import { errorPage } from "../../pages/layout";
@@ -27,7 +27,7 @@ export class InvalidDigitalLinkError extends AppError {
 
 const linkTarget: JsonSchema = {
   type: "object",
-  required: ["href"],
+  required: ["href", "title"],
   properties: { href: { type: "string", format: "uri" }, type: { type: "string" }, hreflang: { type: "array", items: { type: "string" } }, title: { type: "string" } },
 };
 
@@ -39,7 +39,12 @@ export const linksetSchema: JsonSchema = {
     linkset: {
       type: "array",
       minItems: 1,
-      items: { type: "object", required: ["anchor"], properties: { anchor: { type: "string", format: "uri" } }, additionalProperties: { type: "array", items: linkTarget } },
+      items: {
+        type: "object",
+        required: ["anchor", "itemDescription"],
+        properties: { anchor: { type: "string", format: "uri" }, itemDescription: { type: "string" } },
+        additionalProperties: { type: "array", items: linkTarget },
+      },
     },
   },
 };
@@ -50,9 +55,10 @@ const resolverDescriptionSchema: JsonSchema = {
   properties: {
     name: { type: "string" },
     resolverRoot: { type: "string", format: "uri" },
-    supportedPrimaryKeys: { type: "array", items: { type: "string" } },
+    supportedPrimaryKeys: { type: "array", items: { type: "string", description: "a primary key's AI (01: GTIN)" } },
     linkTypeDefaultCanBeLinkset: { type: "boolean" },
     supportedLinkType: { type: "array", items: { type: "object" } },
+    jsonLdContextLocation: { type: "string", format: "uri" },
   },
 };
 
@@ -94,21 +100,24 @@ export function gs1Router(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
       description:
         "GS1-Conformant Resolver 1.2. A browser is redirected (307) to the passport page on the brand's address. " +
         "`Accept: application/linkset+json` or `?linkType=linkset` answers the RFC 9264 linkset; `?linkType=gs1:dpp` " +
-        "(or `dpp`, `gs1:pip`, `gs1:certificationInfo`, `gs1:homepage`) redirects to that link, and to the default link " +
-        "when the item has none of that type. Every answer has a `Link` header naming the linkset.",
+        "(or `dpp`, `gs1:pip`, `gs1:certificationInfo`, `gs1:homepage`) redirects to that link, chosen by `Accept` and " +
+        "`Accept-Language` among several, and answers 404 when the item has none of that type. Other query parameters " +
+        "pass on to the target. A lot or serial nobody registered falls back to the GTIN. Every answer has a `Link` " +
+        "header naming the linkset.",
       params: { type: "object", required: params, properties: Object.fromEntries(params.map((name) => [name, PARAM_SCHEMAS[name]!])) },
       handlerChecksParams: true,
       query: linkTypeQuery,
       before: [cors, htmlErrorsForBrowsers],
       responses: {
         "200": { description: "the linkset", schema: linksetSchema, contentType: LINKSET_TYPE },
+        "300": { description: "several links of the requested type fit the request equally: the linkset of those links", schema: linksetSchema, contentType: LINKSET_TYPE },
         "307": {
           description: "to the default link (the passport page), or the link of the requested type (Location); the body is a short note with the link",
           contentType: "text/html",
           schema: { type: "string" },
         },
         "400": errorResponse("not a valid Digital Link: a GTIN with a wrong check digit, a lot or serial outside GS1's character set (INVALID_DIGITAL_LINK)"),
-        "404": errorResponse("no product has that GTIN (and lot and serial)"),
+        "404": errorResponse("no product has that GTIN, or the item has no link of the requested type (NOT_FOUND)"),
       },
       handler: async (ctx) => {
         // The router leaves a value it cannot decode as it came ("%E0" stays "%E0", which set 82 allows): refuse it here.
@@ -120,6 +129,32 @@ export function gs1Router(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
       },
     }),
   );
+  for (const { path, operationId, params } of PATHS) {
+    routes.push(
+      defineRoute({
+        method: "options",
+        path,
+        operationId: `${operationId}Options`,
+        tag: "Public",
+        auth: "public",
+        summary: "What a web page may ask of a GS1 Digital Link (CORS), and its linkset",
+        description: "GS1-Conformant Resolver 1.2 supports GET, HEAD and OPTIONS, with CORS. The `Link` header names the linkset when the URI names a product.",
+        params: { type: "object", required: params, properties: Object.fromEntries(params.map((name) => [name, PARAM_SCHEMAS[name]!])) },
+        handlerChecksParams: true,
+        before: [cors],
+        responses: {
+          "204": { description: "the methods and headers allowed (Access-Control-Allow-*), and the linkset in `Link`" },
+          "400": errorResponse("not a valid Digital Link (INVALID_DIGITAL_LINK)"),
+        },
+        handler: async (ctx) => {
+          if (!decodes(ctx.path)) throw new InvalidDigitalLinkError("path", "has malformed percent-encoding");
+          const resolution = await resolveDigitalLink(deps, digitalLinkRequest(ctx.params as Record<string, string>), ctx.state.siteBrand?.id);
+          if (resolution) ctx.set("Link", linkHeader(ctx.path, resolution).join(", "));
+          ctx.status = 204;
+        },
+      }),
+    );
+  }
   routes.push(
     defineRoute({
       method: "get",
@@ -169,43 +204,106 @@ function digitalLinkRequest(params: Record<string, string>): DigitalLinkRequest 
 
 /** A redirect to one link, or the linkset; every answer names the linkset in its Link header. */
 function answer(ctx: Context, resolution: Resolution, linkTypeParam: string | undefined): void {
-  const linksetUrl = `${resolution.anchor}?linkType=linkset`;
   ctx.vary("Accept");
+  ctx.vary("Accept-Language");
   ctx.set("Cache-Control", "no-cache");
-  ctx.append("Link", `<${linksetUrl}>; rel="linkset"; type="${LINKSET_TYPE}"`);
-  // Asked in another form (a GTIN-13, a lot or serial encoded otherwise): the resolver standard's pointer to the canonical URI.
-  if (ctx.path !== new URL(resolution.anchor).pathname) ctx.append("Link", `<${resolution.anchor}>; rel="owl:sameAs"`);
+  const links = linkHeader(ctx.path, resolution);
   const requested = linkTypeParam === undefined ? undefined : linkTypeOf(linkTypeParam);
   // Without a link type, a client that prefers the linkset (or JSON) to a page gets it; `*/*` is a browser's.
   const preferred = ctx.accepts("text/html", LINKSET_TYPE, "application/json");
   if (requested === "linkset" || (linkTypeParam === undefined && (preferred === LINKSET_TYPE || preferred === "application/json"))) {
+    // GS1's JSON-LD context turns the linkset into JSON-LD (resolver standard 1.2, section 2.10).
+    links.push(`<${LINKSET_CONTEXT}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`);
+    ctx.set("Link", links.join(", "));
     ctx.type = LINKSET_TYPE;
     ctx.body = JSON.stringify(linksetOf(resolution));
     return;
   }
-  // A link type the item does not have (or one this resolver does not know) goes to the default link, as the
-  // resolver standard says; so does no link type at all.
-  const target = (requested ? resolution.links.get(requested)?.[0] : undefined) ?? resolution.defaultLink;
-  ctx.redirect(target === resolution.links.get("pip")?.[0] ? withSunParameters(target.href, ctx.query) : target.href);
+  // One Link header, its links comma-separated: a client that keeps one header of a name still sees them all.
+  ctx.set("Link", links.join(", "));
+  let targets: LinkTarget[] = [resolution.defaultLink];
+  if (linkTypeParam !== undefined) {
+    // A type this resolver does not know, or one the item has no link of (gs1:dpp before the passport is minted):
+    // the resolver standard's 404, not the default link.
+    targets = requested ? (resolution.links.get(requested) ?? []) : [];
+    if (targets.length === 0) throw new AppError(404, "NOT_FOUND", `This item has no link of type ${linkTypeParam}.`);
+  }
+  const chosen = negotiate(ctx, targets);
+  if (chosen.length > 1) {
+    // Several links of the type fit what the client asked for equally: GS1's 300 Multiple Choices, with the choices.
+    ctx.status = 300;
+    ctx.type = LINKSET_TYPE;
+    ctx.body = JSON.stringify(linksetOf(resolution, { type: requested as LinkType, targets: chosen }));
+    return;
+  }
+  ctx.redirect(withQuery(chosen[0]!.href, ctx.querystring, chosen[0]!.href === resolution.passportPage));
   ctx.status = 307;
 }
 
+/** The links every answer carries: the linkset, and the canonical URI when it was asked for in another form. */
+function linkHeader(path: string, resolution: Resolution): string[] {
+  const links = [`<${resolution.anchor}?linkType=linkset>; rel="linkset"; type="${LINKSET_TYPE}"`];
+  // Asked in another form (a GTIN-13, a lot or serial encoded otherwise): the resolver standard's pointer to the canonical URI.
+  if (path.replace(/\/$/, "") !== new URL(resolution.anchor).pathname) links.push(`<${resolution.anchor}>; rel="owl:sameAs"`);
+  return links;
+}
+
 /**
- * The passport page with the tap's SUN parameters (picc_data, cmac, enc) when a tag sent them: its MAC covers none of
- * the URL (docs/nfc-tags.md), so the page verifies the tap as if the tag had opened it directly.
+ * The targets that fit the request best: by media type when `Accept` prefers one of theirs, then by language. More
+ * than one only when the client named that media type (or language) itself and several share it; a client that said
+ * nothing in particular (any type, any language) gets the resolver's first choice.
  */
-function withSunParameters(href: string, query: Record<string, string | string[] | undefined>): string {
+function negotiate(ctx: Context, targets: LinkTarget[]): LinkTarget[] {
+  let pool = targets;
+  let named = false;
+  const types = [...new Set(pool.flatMap((target) => (target.type ? [target.type] : [])))];
+  const type = types.length > 1 ? ctx.accepts(types) : false;
+  if (typeof type === "string") {
+    pool = pool.filter((target) => target.type === type);
+    named = (ctx.accepts() as string[]).includes(type);
+  }
+  const languages = [...new Set(pool.flatMap((target) => target.hreflang ?? []))];
+  const language = languages.length > 1 ? ctx.acceptsLanguages(languages) : false;
+  if (typeof language === "string" && (ctx.acceptsLanguages() as string[]).includes(language)) {
+    const inLanguage = pool.filter((target) => target.hreflang?.includes(language));
+    if (inLanguage.length < pool.length) named = inLanguage.length > 1;
+    pool = inLanguage;
+  }
+  return named && pool.length > 1 ? pool : pool.slice(0, 1);
+}
+
+/**
+ * The target with the request's query string on it (the resolver standard: key=value pairs pass on), but for
+ * `linkType`, which was for the resolver. A tag's SUN parameters (picc_data, cmac, enc) go on to the passport page
+ * only: its MAC covers none of the URL (docs/nfc-tags.md), so the page verifies the tap as if the tag had opened it.
+ */
+function withQuery(href: string, querystring: string, toPassportPage: boolean): string {
   const url = new URL(href);
-  for (const name of SUN_PARAMETERS) {
-    const value = query[name];
-    if (typeof value === "string") url.searchParams.set(name, value);
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    if (name === "linkType" || (!toPassportPage && SUN_PARAMETERS.includes(name))) continue;
+    url.searchParams.append(name, value);
   }
   return url.toString();
 }
 
+/**
+ * A GET or HEAD under /01/ that no resolver route takes (a segment too many, an AI this resolver does not read): the
+ * resolver standard's 400 for a URI it cannot parse, not a 404. Mounted after every router (app.ts).
+ */
+export const refuseUnknownDigitalLinkPaths: Middleware<AppState> = (ctx, next) => {
+  if (!ctx.path.startsWith("/01/") || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
+  return cors(ctx, () =>
+    htmlErrorsForBrowsers(ctx, () => {
+      throw new InvalidDigitalLinkError("path", "is not /01/{gtin}, optionally followed by /10/{lot}, then optionally by /21/{serial}");
+    }),
+  );
+};
+
 /** GS1 resolvers SHALL support CORS: any page may read a linkset (nothing here is private). */
 const cors: Middleware<AppState> = async (ctx, next) => {
   ctx.set("Access-Control-Allow-Origin", "*");
+  ctx.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+  ctx.set("Access-Control-Allow-Headers", "Accept, Accept-Language");
   ctx.set("Access-Control-Expose-Headers", "Link, Location");
   await next();
 };
