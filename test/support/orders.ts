@@ -15,12 +15,16 @@ import { createTestDatabase } from "./hooks";
 import { json } from "./http";
 import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "./webhook-receiver";
 
-/** The API for order tests: the gateways at `sims` (when given), short gateway time-outs, generous client budgets. */
+/**
+ * The API for order tests: the gateways at `sims` (when given), short gateway time-outs, generous client budgets. The
+ * time-out is short against the simulators' held requests (a minute) yet long enough for Nagad's RSA work on a
+ * loaded 2-core machine (0.8 s was not, with files running side by side).
+ */
 export async function startOrdersApi(label: string, sims?: PaymentSims, env: Record<string, string> = {}): Promise<InProcessApi> {
   return startInProcessApi({
     DATABASE_URL: await createTestDatabase(label),
     RPC_URL: `http://127.0.0.1:${await freePort()}`,
-    PAYMENT_GATEWAY_TIMEOUT_MS: "800",
+    PAYMENT_GATEWAY_TIMEOUT_MS: "3000",
     ORDER_RECONCILE_INTERVAL_SECONDS: "1",
     ...(sims ? { BKASH_BASE_URL: sims.bkash.baseUrl, NAGAD_BASE_URL: sims.nagad.baseUrl, SSLCOMMERZ_BASE_URL: sims.sslcommerz.baseUrl } : {}),
     ...env,
