@@ -4,6 +4,7 @@ import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { fromDraft04 } from "../../api/src/interop/catena-x-schema";
 import { vendoredJson } from "../../api/src/interop/contexts";
 
 export type SchemaCheck = { valid: boolean; errors: ErrorObject[] };
@@ -35,32 +36,4 @@ export function checkCatenaXPassport(document: unknown): SchemaCheck {
 function check(validate: ValidateFunction, value: unknown): SchemaCheck {
   const valid = validate(value);
   return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
-}
-
-/**
- * A draft-04 schema in the draft-07 form ajv 8 reads (ajv 8 has no draft-04 mode without the ajv-draft-04 package):
- * the only draft-04 construct the Catena-X schema uses is the boolean `exclusiveMinimum`/`exclusiveMaximum` beside
- * `minimum`/`maximum`, which becomes the numeric form of draft-06 (`true`: the bound is exclusive; `false`: dropped).
- * `$schema` is dropped too (ajv would look the draft-04 meta-schema up). Anything else of draft-04 throws.
- */
-export function fromDraft04(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(fromDraft04);
-  if (schema === null || typeof schema !== "object") return schema;
-  const source = schema as Record<string, unknown>;
-  if (typeof source.id === "string") throw new Error("fromDraft04: draft-04 `id` is not translated");
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (key === "$schema") continue;
-    if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
-      if (typeof value !== "boolean") throw new Error(`fromDraft04: ${key} is not the draft-04 boolean`);
-      const bound = key === "exclusiveMinimum" ? "minimum" : "maximum";
-      if (value) out[key] = source[bound];
-      continue;
-    }
-    out[key] = fromDraft04(value);
-  }
-  // The bound moved to exclusiveMinimum/Maximum must not also stay inclusive.
-  if (source.exclusiveMinimum === true) delete out.minimum;
-  if (source.exclusiveMaximum === true) delete out.maximum;
-  return out;
 }

@@ -15,7 +15,20 @@ export type Operation = {
   parameters?: Array<{ name: string; in: "path" | "query" | "header"; required?: boolean; schema: JsonSchema; description?: string }>;
   /** `required: false` for a body that may be left out (it is required unless said). */
   requestBody?: { schema: JsonSchema; example?: unknown; required?: boolean; contentTypes?: readonly string[] };
-  responses: Record<string, { description: string; schema?: JsonSchema; example?: unknown; contentType?: string }>;
+  responses: Record<string, ResponseSpec>;
+};
+
+/**
+ * One response: its body is `schema` (and `example`) under `contentType`, JSON unless said, or under each of several
+ * media types that share it (static files); `otherTypes` adds media types the same status answers with a body of
+ * their own (content negotiation).
+ */
+export type ResponseSpec = {
+  description: string;
+  schema?: JsonSchema;
+  example?: unknown;
+  contentType?: string | readonly string[];
+  otherTypes?: Record<string, { schema: JsonSchema; example?: unknown }>;
 };
 
 /** The document's tags with their descriptions, in the order a reader meets them; a tag not listed here appears without one. */
@@ -51,6 +64,15 @@ function wordsOf(segment: string): string[] {
 export class OpenApiRegistry {
   private readonly operations: Operation[] = [];
   private readonly operationIds = new Map<string, string>();
+  private readonly schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
+
+  /** Component schemas a route's schemas refer to (`#/components/schemas/<name>`); a name is given once. */
+  addSchemas(schemas: Record<string, JsonSchema>): void {
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (name in this.schemas) throw new Error(`component schema ${name} is already declared`);
+      this.schemas[name] = schema;
+    }
+  }
 
   add(operation: Operation): void {
     // A clash would make generated clients drop or rename a method; fail at start, naming both routes.
@@ -88,19 +110,7 @@ export class OpenApiRegistry {
         responses: Object.fromEntries(
           Object.entries(op.responses).map(([status, response]) => [
             status,
-            {
-              description: response.description,
-              ...(response.schema || response.example !== undefined
-                ? {
-                    content: {
-                      [response.contentType ?? "application/json"]: {
-                        ...(response.schema ? { schema: response.schema } : {}),
-                        ...(response.example !== undefined ? { example: response.example } : {}),
-                      },
-                    },
-                  }
-                : {}),
-            },
+            { description: response.description, ...contentOf(response) },
           ]),
         ),
       };
@@ -139,11 +149,22 @@ export class OpenApiRegistry {
               "Every request other than GET also needs the session's CSRF token in X-CSRF-Token.",
           },
         },
-        schemas: { Error: ERROR_SCHEMA },
+        schemas: this.schemas,
       },
       paths,
     };
   }
+}
+
+/** The `content` of a response: nothing for a bodiless one. */
+function contentOf(response: ResponseSpec): { content?: Record<string, unknown> } {
+  const content: Record<string, unknown> = {};
+  if (response.schema || response.example !== undefined) {
+    const media = { ...(response.schema ? { schema: response.schema } : {}), ...(response.example !== undefined ? { example: response.example } : {}) };
+    for (const type of ([] as string[]).concat(response.contentType ?? "application/json")) content[type] = media;
+  }
+  for (const [type, media] of Object.entries(response.otherTypes ?? {})) content[type] = media;
+  return Object.keys(content).length > 0 ? { content } : {};
 }
 
 export const ERROR_SCHEMA: JsonSchema = {

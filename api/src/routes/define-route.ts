@@ -15,7 +15,7 @@ import type { Permission } from "../team/roles";
 import type { SessionUser } from "../team/service";
 import { validateBody } from "../middleware/validate-body";
 import { validateParams, validateQuery } from "../middleware/validate-params";
-import { errorResponse, type OpenApiRegistry, type Operation } from "../openapi/registry";
+import { errorResponse, type OpenApiRegistry, type Operation, type ResponseSpec } from "../openapi/registry";
 import type { JsonSchema } from "../validation";
 import { BRAND_HEADER, V1_ERRORS } from "./v1/router-base";
 
@@ -26,8 +26,11 @@ import { BRAND_HEADER, V1_ERRORS } from "./v1/router-base";
  */
 export type Auth = "public" | "apiKey" | "operator" | "session";
 
-/** One response of a route. JSON unless `contentType` says otherwise; no `schema` only for bodiless ones (204, 304). */
-export type RouteResponse = { description: string; schema?: JsonSchema; example?: unknown; contentType?: string };
+/**
+ * One response of a route. JSON unless `contentType` says otherwise (several media types sharing one schema for static
+ * files; `otherTypes` for media types with a body of their own); no `schema` only for bodiless ones (204, 304).
+ */
+export type RouteResponse = ResponseSpec;
 
 /** A header the route reads that is not its authentication (documented; checked by the middleware that reads it). */
 export type HeaderParameter = { name: string; required?: boolean; schema: JsonSchema; description?: string };

@@ -44,6 +44,8 @@ const SWAGGER_UI_FILES = {
 } as const;
 
 export type SwaggerUiFile = keyof typeof SWAGGER_UI_FILES;
+/** The media types those files are served as, for the document. */
+export const SWAGGER_UI_MEDIA_TYPES = [...new Set(Object.values(SWAGGER_UI_FILES).map((type) => type.split(";")[0]!))];
 export const SWAGGER_UI_FILE_NAMES = Object.keys(SWAGGER_UI_FILES) as SwaggerUiFile[];
 
 function isSwaggerUiFile(name: string): name is SwaggerUiFile {

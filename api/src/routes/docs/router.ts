@@ -11,13 +11,18 @@ import { apiReferencePage, OPENAPI_DOCUMENT_PATH } from "../../pages/api-referen
 import { landingPage } from "../../pages/landing";
 import { showcasePassport } from "../../passports/showcase";
 import { defineRoute, HTML, mountRoutes, NOT_MODIFIED } from "../define-route";
-import { sendAsset, staticAsset, SWAGGER_UI_FILE_NAMES, SwaggerUiAssets, type StaticAsset } from "./assets";
+import { sendAsset, staticAsset, SWAGGER_UI_FILE_NAMES, SWAGGER_UI_MEDIA_TYPES, SwaggerUiAssets, type StaticAsset } from "./assets";
 
 /** The outline of an OpenAPI 3.1 document; its own schema (spec.openapis.org) says the rest. */
 const openApiDocumentSchema = {
   type: "object",
   required: ["openapi", "info", "paths"],
-  properties: { openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" }, info: { type: "object" }, paths: { type: "object" }, components: { type: "object" } },
+  properties: {
+    openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" },
+    info: { type: "object", additionalProperties: true, description: "an OpenAPI 3.1 Info Object" },
+    paths: { type: "object", additionalProperties: true, description: "an OpenAPI 3.1 Paths Object" },
+    components: { type: "object", additionalProperties: true, description: "an OpenAPI 3.1 Components Object" },
+  },
 };
 
 /** Versioned URLs never change content, so browsers keep them a year without asking again. */
@@ -115,7 +120,7 @@ export function docsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppS
       // Anything outside the list is a plain 404, whatever it looks like (traversal attempts included).
       handlerChecksParams: true,
       responses: {
-        "200": { description: "the file: JavaScript, CSS or PNG by its name (gzip when accepted)", contentType: "*/*", schema: { type: "string", format: "binary" } },
+        "200": { description: "the file: JavaScript, CSS or PNG by its name (gzip when accepted)", contentType: SWAGGER_UI_MEDIA_TYPES, schema: { type: "string", format: "binary" } },
         "304": NOT_MODIFIED,
         "404": errorResponse("not a file of the reference"),
       },

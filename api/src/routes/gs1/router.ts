@@ -57,7 +57,15 @@ const resolverDescriptionSchema: JsonSchema = {
     resolverRoot: { type: "string", format: "uri" },
     supportedPrimaryKeys: { type: "array", items: { type: "string", description: "a primary key's AI (01: GTIN)" } },
     linkTypeDefaultCanBeLinkset: { type: "boolean" },
-    supportedLinkType: { type: "array", items: { type: "object" } },
+    supportedLinkType: {
+      type: "array",
+      items: {
+        type: "object",
+        description: "a link-type namespace and the CURIE prefix its terms are written with",
+        required: ["namespace", "prefix"],
+        properties: { namespace: { type: "string", format: "uri" }, prefix: { type: "string" }, terms: { type: "array", items: { type: "string" } } },
+      },
+    },
     jsonLdContextLocation: { type: "string", format: "uri" },
   },
 };

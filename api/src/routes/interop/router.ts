@@ -5,6 +5,7 @@ import type Router from "@koa/router";
 import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
 import { buildCatenaXPassport } from "../../interop/catena-x";
+import { CATENA_X_PASSPORT_COMPONENT, catenaXComponents } from "../../interop/catena-x-schema";
 import { credentialInput, passportCredential, type CredentialInput, type PassportCredential } from "../../interop/credential";
 import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import { LEGACY_REGISTRY_CONTEXT_PATH, legacyRegistryContext, REGISTRY_CONTEXT_URL, REGISTRY_CONTEXTS, registryContextBytes } from "../../interop/contexts";
@@ -88,6 +89,30 @@ const credentialFormatQuery = {
 
 const credentialExample = "eyJhbGciOiJFZERTQSIsInR5cCI6InZjK2p3dCIsImN0eSI6InZjIiwia2lkIjoiZGlkOndlYjouLi4ifQ.eyJAY29udGV4dCI6Wy4uLl19.c2lnbmF0dXJl";
 
+/** The unsigned credential's outline; its subject is UNTP DPP 0.6.0's ProductPassport (docs/interop.md). */
+const credentialSchema: JsonSchema = {
+  type: "object",
+  required: ["@context", "type", "id", "issuer", "validFrom", "credentialSubject"],
+  properties: {
+    "@context": { type: "array", items: { type: "string", format: "uri" } },
+    type: { type: "array", items: { type: "string" } },
+    id: { type: "string", format: "uri" },
+    name: { type: "string" },
+    issuer: {
+      type: "object",
+      additionalProperties: false,
+      required: ["type", "id", "name"],
+      properties: { type: { type: "array", items: { type: "string" } }, id: { type: "string" }, name: { type: "string" } },
+    },
+    validFrom: { type: "string", format: "date-time" },
+    credentialSubject: {
+      type: "object",
+      additionalProperties: true,
+      description: "a UNTP DPP 0.6.0 ProductPassport (its schema is UNTP's) with the service's extension terms",
+    },
+  },
+};
+
 const didDocumentSchema: JsonSchema = {
   type: "object",
   required: ["@context", "id", "verificationMethod", "assertionMethod"],
@@ -99,25 +124,24 @@ const didDocumentSchema: JsonSchema = {
       items: {
         type: "object",
         required: ["id", "type", "controller", "publicKeyJwk"],
-        properties: { id: { type: "string" }, type: { const: "JsonWebKey2020" }, controller: { type: "string" }, publicKeyJwk: { type: "object" } },
+        properties: {
+          id: { type: "string" },
+          type: { const: "JsonWebKey2020" },
+          controller: { type: "string" },
+          publicKeyJwk: {
+            type: "object",
+            description: "the public key: an Ed25519 key (OKP) or a P-256 key (EC, with `y`)",
+            additionalProperties: false,
+            required: ["kty", "crv", "x"],
+            properties: { kty: { enum: ["OKP", "EC"] }, crv: { enum: ["Ed25519", "P-256"] }, x: { type: "string" }, y: { type: "string" } },
+          },
+        },
       },
     },
     assertionMethod: { type: "array", items: { type: "string" } },
   },
 };
 
-const CATENA_X_BLOCKS = ["metadata", "identification", "operation", "handling", "characteristics", "commercial", "sustainability", "sources", "compliances", "composition"];
-
-/** The document's outline; its full schema is the vendored one (api/src/interop/vocab/), too large to repeat here. */
-const catenaXSchema: JsonSchema = {
-  type: "object",
-  description: "io.catenax.generic.digital_product_passport 7.0.0",
-  required: CATENA_X_BLOCKS,
-  properties: {
-    ...Object.fromEntries(CATENA_X_BLOCKS.map((block) => [block, { type: block === "sources" || block === "compliances" ? "array" : "object" }])),
-    additionalData: { type: "array", description: "`chainAnchor` and `placeholders` (the JSON pointers of placeholder values)" },
-  },
-};
 
 /** A JSON-LD context of term definitions, as the extension contexts are written. */
 const jsonLdContextSchema: JsonSchema = {
@@ -147,6 +171,8 @@ const jsonLdContextSchema: JsonSchema = {
 
 export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const reads = readsOf(deps);
+  // The export's schema is the vendored model itself, its definitions as components.
+  openapi.addSchemas(catenaXComponents());
   return mountRoutes(deps, openapi, [
     defineRoute({
       method: "get",
@@ -164,7 +190,13 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
       params: uidParam,
       query: credentialFormatQuery,
       responses: {
-        "200": { description: "the signed credential (application/vc+jwt); the JSON-LD form for the other media types", contentType: VC_JWT_TYPE, schema: { type: "string" }, example: credentialExample },
+        "200": {
+          description: "the signed credential (application/vc+jwt); the JSON-LD form for the other media types",
+          contentType: VC_JWT_TYPE,
+          schema: { type: "string" },
+          example: credentialExample,
+          otherTypes: { "application/ld+json": { schema: credentialSchema }, "application/vc": { schema: credentialSchema } },
+        },
         "404": errorResponse("no minted passport for that UID"),
         "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
       },
@@ -188,7 +220,10 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         "(label `placeholders`); the chain anchor is in `additionalData` too (label `chainAnchor`).",
       params: uidParam,
       responses: {
-        "200": { description: "the Catena-X DPP document", schema: catenaXSchema },
+        "200": {
+          description: "the Catena-X DPP document (io.catenax.generic.digital_product_passport 7.0.0; `additionalData` holds `chainAnchor` and `placeholders`)",
+          schema: { $ref: `#/components/schemas/${CATENA_X_PASSPORT_COMPONENT}` },
+        },
         "404": errorResponse("no minted passport for that UID"),
         "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
       },

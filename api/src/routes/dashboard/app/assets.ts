@@ -14,6 +14,9 @@ const TYPES: Record<string, string> = {
   ".json": "application/json; charset=utf-8",
 };
 
+/** The media types the build's files are served as, for the document. */
+export const DASHBOARD_ASSET_MEDIA_TYPES = [...new Set(Object.values(TYPES).map((type) => type.split(";")[0]!))];
+
 export class DashboardBuild {
   private readonly assetsDir: string;
   private names = new Set<string>();

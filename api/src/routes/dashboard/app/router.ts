@@ -8,7 +8,7 @@ import { htmlErrors } from "../../../middleware/page-response";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { defineRoute, HTML, mountRoutes, NOT_MODIFIED } from "../../define-route";
 import { sendAsset } from "../../docs/assets";
-import { DashboardBuild } from "./assets";
+import { DASHBOARD_ASSET_MEDIA_TYPES, DashboardBuild } from "./assets";
 
 /** The first segment of every screen's path; anything else under /dashboard is a 404. */
 export const DASHBOARD_SCREENS = [
@@ -96,7 +96,7 @@ export function dashboardAppRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       params: { type: "object", required: ["file"], properties: { file: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,100}$" } } },
       handlerChecksParams: true,
       responses: {
-        "200": { description: "JavaScript, CSS or an image (gzip when accepted)", contentType: "*/*", schema: { type: "string", format: "binary" } },
+        "200": { description: "JavaScript, CSS, an image or a font (gzip when accepted)", contentType: DASHBOARD_ASSET_MEDIA_TYPES, schema: { type: "string", format: "binary" } },
         "304": NOT_MODIFIED,
         "404": errorResponse("not a file of this build"),
       },

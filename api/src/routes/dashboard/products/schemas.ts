@@ -277,7 +277,7 @@ export const overviewSchema: JsonSchema = {
         type: "object",
         additionalProperties: false,
         required: ["id", "actor", "action", "target", "details", "at"],
-        properties: { id: { type: "string" }, actor: { type: "string" }, action: { type: "string" }, target: { type: ["string", "null"] }, details: { type: "object" }, at: TIMESTAMP },
+        properties: { id: { type: "string" }, actor: { type: "string" }, action: { type: "string" }, target: { type: ["string", "null"] }, details: { type: "object", additionalProperties: true, description: "what the action changed, by action: `role` for an invitation, `from` and `to` for a role change, …" }, at: TIMESTAMP },
       },
     },
   },

@@ -70,7 +70,7 @@ export const auditSchema: JsonSchema = {
           actor: { type: "string", description: "the user's email, or a system actor such as `operator CLI`" },
           action: { type: "string" },
           target: { type: ["string", "null"] },
-          details: { type: "object" },
+          details: { type: "object", additionalProperties: true, description: "what the action changed, by action: `role` for an invitation, `from` and `to` for a role change, …" },
           at: { type: "string", format: "date-time" },
         },
       },

@@ -139,7 +139,22 @@ export const certificateRecord: JsonSchema = {
       },
     },
     carbon_footprint_kg: { type: "number" },
-    certifications: { type: "array" },
+    certifications: {
+      type: "array",
+      description: "the certificates the brand declared, as it declared them",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "issuer", "number", "valid_until"],
+        properties: {
+          code: { type: "string", description: "the certification scheme (GOTS, OEKO-TEX, …)" },
+          issuer: { type: "string" },
+          number: { type: "string" },
+          valid_until: { type: "string", format: "date" },
+          evidence_url: { type: "string", format: "uri" },
+        },
+      },
+    },
     fiber_composition: { type: "string", minLength: 1, description: '"60% cotton, 40% polyester"; "not declared" when unknown' },
     care_instructions: { type: "string", minLength: 1, description: '"not declared" only for products registered before defaults existed' },
     country_of_manufacture: { type: "string", pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2; ZZ (unknown region) when nobody gave one" },
