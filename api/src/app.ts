@@ -38,7 +38,7 @@ import { dashboardOrdersRouter } from "./routes/dashboard/orders/router";
 import { dashboardDomainsRouter } from "./routes/dashboard/domains/router";
 import { tlsAskRouter } from "./routes/tls/router";
 import { interopRouter } from "./routes/interop/router";
-import { gs1Router, refuseUnknownDigitalLinkPaths } from "./routes/gs1/router";
+import { expandCompressedDigitalLinks, gs1Router, refuseUnknownDigitalLinkPaths } from "./routes/gs1/router";
 import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
 import { hostRouting } from "./middleware/host-routing";
 
@@ -51,6 +51,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
+  // A compressed GS1 Digital Link becomes its uncompressed URI before a brand's host and the routers look at the path.
+  app.use(expandCompressedDigitalLinks);
   app.use(hostRouting(deps));
 
   const routers = buildRouters(deps, new OpenApiRegistry());

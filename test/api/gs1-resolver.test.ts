@@ -2,7 +2,8 @@
 // for the linkset gets one (RFC 9264, valid against GS1's linkset schema), ?linkType picks one link (404 when there is
 // none), other query parameters pass on, an unknown lot or serial walks up to the GTIN, a wrong check digit or an
 // extra segment is a 400, an unknown GTIN a 404, OPTIONS answers CORS, a brand's host resolves only its own products,
-// and the well-known resolver description is valid against GS1's description-file schema.
+// and the well-known resolver description is valid against GS1's description-file schema. A compressed Digital Link
+// (compressed by GS1's own toolkit) is answered exactly as its uncompressed URI.
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { expect } from "chai";
@@ -13,7 +14,8 @@ import { insertDomain } from "../../api/src/domains/domains.repo";
 import { registerProduct } from "../../api/src/products/service";
 import { emulateTap } from "../../scripts/lib/tap-emulator";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
-import { rawGet } from "../support/http";
+import { compressWithGs1, gs1Toolkit, segmentOfBits } from "../support/gs1-compression-toolkit";
+import { rawGet, type RawAnswer } from "../support/http";
 
 const get = rawGet;
 
@@ -37,6 +39,9 @@ describe("GS1 Digital Link resolver", () => {
   const SAREE = { uid: "DEMO-4VH8N1TR", path: "/01/09520123000202/10/JAM2026-07/21/SAR-0014" };
   const SWEATER = { uid: "DEMO-6MJ4R8YA", path: "/01/09520123000400/21/KNT-0031" };
   const OTHER = { host: "shop.gs1-other.test", gtin: "04012345000030", serial: "OTHER-1", uid: "" };
+  // Items whose serials take each alphabet of GS1's compression: digits (with leading zeros), lower- and upper-case
+  // hex, base64url, and characters a URI path must percent-encode.
+  const ALPHABETS = { gtin: "09520999000016", serials: ["0042", "123456789012345", "abc123", "ABC123", "Ab-_9z", "A/B%C?:;<=>"], uids: [] as string[] };
 
   before(async function () {
     this.timeout(300_000);
@@ -51,6 +56,11 @@ describe("GS1 Digital Link resolver", () => {
     ).uid;
     await insertDomain(stack.api.db, { brandId: other.brand.id, hostname: OTHER.host, verifyToken: "0".repeat(32) });
     await stack.api.db("app.custom_domains").where({ hostname: OTHER.host }).update({ status: "verified", verified_at: stack.api.db.fn.now(), next_check_at: null });
+    const alphabets = await createBrand(stack.api.db, { slug: "gs1-alphabets", name: "GS1 Alphabets Brand", uidPrefix: "GSA", plan: "growth" });
+    for (const [i, serial] of ALPHABETS.serials.entries()) {
+      const brand = { id: alphabets.brand.id, slug: "gs1-alphabets", uidPrefix: "GSA" };
+      ALPHABETS.uids.push((await registerProduct(stack.api.db, brand, { sku: `GSA-${i}`, name: "Alphabet tee", category: "t-shirt", price: 5, gtin: ALPHABETS.gtin, serial })).uid);
+    }
   });
 
   it("seeds the demo products with their GTIN and serial, as .data/demo.json lists them", () => {
@@ -208,6 +218,109 @@ describe("GS1 Digital Link resolver", () => {
       }
       // A trailing slash is tolerated.
       expect((await get(base, `${SHIRT.path}/`)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
+    });
+  });
+
+  describe("a compressed Digital Link (GS1 Digital Link compression, compressed by GS1's toolkit)", () => {
+    const BROWSER = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const CLIENTS = [BROWSER, { Accept: "application/linkset+json" }, { Accept: "application/json" }];
+
+    /** What a client notices of an answer; an error's request id differs from one request to the next. */
+    function seen(answer: RawAnswer) {
+      const json = /json/.test(String(answer.headers["content-type"])) ? (JSON.parse(answer.body) as { error?: Record<string, unknown> }) : undefined;
+      if (json?.error) delete json.error.request_id;
+      return { status: answer.status, location: answer.headers.location, type: answer.headers["content-type"], body: json ?? answer.body, cors: answer.headers["access-control-allow-origin"] };
+    }
+
+    /** The Link header's links; a compressed request's has the uncompressed URI as owl:sameAs as well. */
+    const links = (answer: RawAnswer) => (answer.headers.link ? String(answer.headers.link).split(", ").sort() : []);
+
+    async function expectAnsweredAsUncompressed(uncompressed: string, options: { compressQuery: boolean }) {
+      const compressed = compressWithGs1(uncompressed, options);
+      expect(compressed, uncompressed).to.match(/^\/[A-Za-z0-9_-]{10,}(?:\?.*)?$/);
+      for (const headers of CLIENTS) {
+        const [plain, asCompressed] = [await get(base, uncompressed, headers), await get(base, compressed, headers)];
+        const what = `${compressed} (${uncompressed}, Accept ${headers.Accept})`;
+        expect(seen(asCompressed), what).to.deep.equal(seen(plain));
+        if (plain.headers.link) {
+          const canonical = `<${base}${uncompressed.split("?")[0]}>; rel="owl:sameAs"`;
+          expect(links(asCompressed), what).to.deep.equal([...links(plain), canonical].sort());
+        }
+      }
+      return compressed;
+    }
+
+    it("answers the demo Digital Link and GTIN, lot and serial links exactly as their uncompressed URIs, for browsers and linkset clients", async () => {
+      const shirt = await expectAnsweredAsUncompressed(SHIRT.path, { compressQuery: true });
+      expect(shirt).to.equal("/DBFRJxlqTtBy4v2mmmo");
+      expect((await get(base, shirt, BROWSER)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}`);
+      const cases = [
+        "/01/09520123000103",
+        SAREE.path,
+        "/01/09520123000202/10/JAM2026-07",
+        SWEATER.path,
+        "/01/09520123000103/21/NO-SUCH-SERIAL",
+        "/01/09506000134352",
+        "/01/09520123000103/22/V1/21/OXF-0001",
+      ];
+      for (const path of cases) await expectAnsweredAsUncompressed(path, { compressQuery: true });
+    });
+
+    it("reads serials in every alphabet of the compression to the item that has them", async () => {
+      for (const [i, serial] of ALPHABETS.serials.entries()) {
+        const path = `/01/${ALPHABETS.gtin}/21/${encodeURIComponent(serial)}`;
+        const compressed = await expectAnsweredAsUncompressed(path, { compressQuery: true });
+        expect((await get(base, compressed, BROWSER)).headers.location, serial).to.equal(`${base}/scan/${ALPHABETS.uids[i]}`);
+      }
+    });
+
+    it("keeps the query: linkType, pairs passed on and data attributes, whether compressed into the path or left in the query", async () => {
+      const queries = ["?foo=bar&lang=bn", "?linkType=gs1:dpp", "?linkType=gs1:certificationInfo&utm_source=label", "?linkType=linkset", "?linkType=gs1:recipeInfo", "?17=261231&foo=bar"];
+      for (const query of queries) {
+        for (const compressQuery of [true, false]) await expectAnsweredAsUncompressed(`${SHIRT.path}${query}`, { compressQuery });
+      }
+      const dpp = compressWithGs1(`${SHIRT.path}?linkType=gs1:dpp`);
+      expect(dpp).not.to.contain("?");
+      expect((await get(base, dpp)).headers.location).to.equal(`${base}/api/dpp/${SHIRT.uid}/credential`);
+      // Pairs compressed into the path come first, then the request's own.
+      expect((await get(base, `${compressWithGs1(`${SHIRT.path}?foo=bar`)}?lang=bn`)).headers.location).to.equal(`${base}/scan/${SHIRT.uid}?foo=bar&lang=bn`);
+    });
+
+    it("answers OPTIONS, and on a brand's host resolves that brand's compressed links only", async () => {
+      const shirt = compressWithGs1(SHIRT.path);
+      const options = await fetch(`${base}${shirt}`, { method: "OPTIONS" });
+      expect(options.status).to.equal(204);
+      expect(options.headers.get("link")).to.contain(`<${base}${SHIRT.path}>; rel="owl:sameAs"`);
+      const own = await get(base, compressWithGs1(`/01/${OTHER.gtin}/21/${OTHER.serial}`), { Host: OTHER.host });
+      expect(own.status).to.equal(307);
+      expect(own.headers.location).to.match(new RegExp(`/scan/${OTHER.uid}$`));
+      expect((await get(base, shirt, { Host: OTHER.host, Accept: "application/json" })).status).to.equal(404);
+    });
+
+    it("refuses a compressed link it cannot read: 400 INVALID_DIGITAL_LINK saying why, an HTML page for a browser, never a 500", async () => {
+      const gtin = (value: string) => gs1Toolkit.binaryEncodingOfGS1AIKey("01") + gs1Toolkit.binaryEncodingOfValue({ "01": value }, "01");
+      const refused: Array<[string, RegExp]> = [
+        ["/DBFRJxlqTtBy4v2m", /ends in the middle of the value of AI 21/],
+        ["/DBFRJxlqTtBy4v2mmmp", /ends with stray bits/],
+        [compressWithGs1(`${SHIRT.path}?240=ABC`), /carries AI 240, which this resolver does not read/],
+        // AI 21 in encoding 5, which the standard does not define.
+        [`/${segmentOfBits(`${gtin("09520123000103")}00100001101000010000000`)}`, /gives AI 21 an unknown encoding \(5\)/],
+        [`/${segmentOfBits(`${gtin("09520123000103")}${gtin("09520123000202")}`)}`, /gives AI 01 twice/],
+        // Read, but the GTIN's check digit is wrong: the uncompressed link's own 400.
+        [`/${segmentOfBits(gtin("09520123000104"))}`, /gtin has a wrong check digit/],
+      ];
+      for (const [path, reason] of refused) {
+        const res = await get(base, path, { Accept: "application/json" });
+        expect(res.status, path).to.equal(400);
+        const { error } = JSON.parse(res.body) as { error: { code: string; message: string } };
+        expect(error.code, path).to.equal("INVALID_DIGITAL_LINK");
+        expect(error.message, path).to.match(reason);
+        expect(res.headers["access-control-allow-origin"]).to.equal("*");
+      }
+      const page = await get(base, "/DBFRJxlqTtBy4v2m", BROWSER);
+      expect(page.status).to.equal(400);
+      expect(page.headers["content-type"]).to.match(/text\/html/);
+      expect(page.body).to.contain("compressed GS1 Digital Link");
     });
   });
 

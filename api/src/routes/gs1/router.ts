@@ -6,6 +6,7 @@ import type Router from "@koa/router";
 import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
 import { AppError } from "../../errors";
+import { CompressedDigitalLinkError, compressedSegment, decompressDigitalLink } from "../../gs1/compression";
 import { aiValueProblem, gtinProblem, normalizeGtin, type DigitalLinkRequest } from "../../gs1/digital-link";
 import { LINKSET_CONTEXT, linksetOf, linkTypeOf, resolveDigitalLink, resolverDescription, type LinkTarget, type LinkType, type Resolution } from "../../gs1/resolver";
 import { brandBaseUrl } from "../../links";
@@ -157,7 +158,7 @@ export function gs1Router(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
         handler: async (ctx) => {
           if (!decodes(ctx.path)) throw new InvalidDigitalLinkError("path", "has malformed percent-encoding");
           const resolution = await resolveDigitalLink(deps, digitalLinkRequest(ctx.params as Record<string, string>), ctx.state.siteBrand?.id);
-          if (resolution) ctx.set("Link", linkHeader(ctx.path, resolution).join(", "));
+          if (resolution) ctx.set("Link", linkHeader(requestedPath(ctx), resolution).join(", "));
           ctx.status = 204;
         },
       }),
@@ -215,7 +216,7 @@ function answer(ctx: Context, resolution: Resolution, linkTypeParam: string | un
   ctx.vary("Accept");
   ctx.vary("Accept-Language");
   ctx.set("Cache-Control", "no-cache");
-  const links = linkHeader(ctx.path, resolution);
+  const links = linkHeader(requestedPath(ctx), resolution);
   const requested = linkTypeParam === undefined ? undefined : linkTypeOf(linkTypeParam);
   // Without a link type, a client that prefers the linkset (or JSON) to a page gets it; `*/*` is a browser's.
   const preferred = ctx.accepts("text/html", LINKSET_TYPE, "application/json");
@@ -248,10 +249,16 @@ function answer(ctx: Context, resolution: Resolution, linkTypeParam: string | un
   ctx.status = 307;
 }
 
+/** The path the client asked for: a compressed link's, not the uncompressed one it is answered as. */
+function requestedPath(ctx: Context): string {
+  return ctx.originalUrl.split("?", 1)[0]!;
+}
+
 /** The links every answer carries: the linkset, and the canonical URI when it was asked for in another form. */
 function linkHeader(path: string, resolution: Resolution): string[] {
   const links = [`<${resolution.anchor}?linkType=linkset>; rel="linkset"; type="${LINKSET_TYPE}"`];
-  // Asked in another form (a GTIN-13, a lot or serial encoded otherwise): the resolver standard's pointer to the canonical URI.
+  // Asked in another form (a GTIN-13, a lot or serial encoded otherwise, a compressed link): the resolver standard's
+  // pointer to the canonical, uncompressed URI.
   if (path.replace(/\/$/, "") !== new URL(resolution.anchor).pathname) links.push(`<${resolution.anchor}>; rel="owl:sameAs"`);
   return links;
 }
@@ -305,6 +312,35 @@ export const refuseUnknownDigitalLinkPaths: Middleware<AppState> = (ctx, next) =
       throw new InvalidDigitalLinkError("path", "is not /01/{gtin}, optionally followed by /10/{lot}, then optionally by /21/{serial}");
     }),
   );
+};
+
+/**
+ * A compressed GS1 Digital Link (`/DBFRJxlqTtBy4v2mmmo`, GS1 Digital Link standard compression) is answered as its
+ * uncompressed URI: path and query are rewritten before host routing and the routers see them, so every answer
+ * (redirect, linkset, 404, 400, OPTIONS) is the uncompressed URI's, with the owl:sameAs link to it the resolver standard
+ * asks for. The pairs it carries come before the request's own query. A compressed path that cannot be read is a 400.
+ * Mounted before hostRouting (app.ts), so a brand's host serves its compressed links too.
+ */
+export const expandCompressedDigitalLinks: Middleware<AppState> = (ctx, next) => {
+  const segment = compressedSegment(ctx.path);
+  if (segment === undefined) return next();
+  let uncompressed;
+  try {
+    uncompressed = decompressDigitalLink(segment);
+  } catch (error) {
+    if (!(error instanceof CompressedDigitalLinkError)) throw error;
+    const problem = `is a compressed GS1 Digital Link that cannot be read: it ${error.message}`;
+    return cors(ctx, () =>
+      htmlErrorsForBrowsers(ctx, () => {
+        throw new InvalidDigitalLinkError("path", problem);
+      }),
+    );
+  }
+  const query = new URLSearchParams(uncompressed.query);
+  for (const [name, value] of new URLSearchParams(ctx.querystring)) query.append(name, value);
+  ctx.path = uncompressed.path;
+  ctx.querystring = query.toString();
+  return next();
 };
 
 /** GS1 resolvers SHALL support CORS: any page may read a linkset (nothing here is private). */
