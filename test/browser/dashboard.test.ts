@@ -47,12 +47,16 @@ describe("dashboard in the browser", function () {
   let shirt: Made;
   /** Left unissued: the cashier and the forged requests try to issue it. */
   let scarf: Made;
+  /** The demo brand's branding and logo rows as this file found them: put back in `after`, for the files after it. */
+  let brandingBefore: { brandId: number; branding: unknown; logos: Array<Record<string, unknown>> } | undefined;
 
   before(async function () {
     this.timeout(240_000);
     browser = await launchChromium(this, "the dashboard");
     mkdirSync(SHOTS, { recursive: true });
     stack = await sharedStack();
+    const demo = await stack.api.db("app.brands").where({ slug: stack.demo.brand_slug }).first<{ id: number; branding: unknown }>("id", "branding");
+    brandingBefore = { brandId: demo.id, branding: demo.branding, logos: await stack.api.db("app.brand_logos").where({ brand_id: demo.id }) };
     owner = await newContext();
     ownerPage = await owner.newPage();
     await signIn(ownerPage, stack.demo.brand_users.owner);
@@ -69,6 +73,15 @@ describe("dashboard in the browser", function () {
   after(async function () {
     this.timeout(30_000);
     await browser?.close();
+    if (brandingBefore) {
+      const { db } = stack.api;
+      const { brandId, ...saved } = brandingBefore;
+      await db.transaction(async (trx) => {
+        await trx("app.brands").where({ id: brandId }).update({ branding: saved.branding === null ? null : JSON.stringify(saved.branding) });
+        await trx("app.brand_logos").where({ brand_id: brandId }).del();
+        if (saved.logos.length > 0) await trx("app.brand_logos").insert(saved.logos);
+      });
+    }
     if (axeByScreen.size) console.log(`\n  axe-core results per screen (all impacts):\n${axeReport(axeByScreen)}\n`);
   });
 
