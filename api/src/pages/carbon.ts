@@ -17,13 +17,6 @@ export const CARBON_COLORS: Readonly<Record<CarbonRating, string>> = {
   D: "#B42318",
 };
 
-export const CARBON_BOUNDS: Readonly<Record<CarbonRating, string>> = {
-  A: "at most 2 kg CO2e",
-  B: "at most 5 kg CO2e",
-  C: "at most 10 kg CO2e",
-  D: "more than 10 kg CO2e",
-};
-
 export function isCarbonRating(value: string): value is CarbonRating {
   return value === "A" || value === "B" || value === "C" || value === "D";
 }

@@ -170,14 +170,6 @@ export async function markMintedRow(trx: Knex, productId: number, changes: Recor
   return minted!;
 }
 
-/** Issuances still pending after `olderThanSeconds`. */
-export async function listPendingIssuances(db: Knex, olderThanSeconds: number): Promise<IssuanceRow[]> {
-  return db("app.passports")
-    .where({ status: "pending" })
-    .where("requested_at", "<", db.raw("now() - make_interval(secs => ?)", [olderThanSeconds]))
-    .select<IssuanceRow[]>("*");
-}
-
 export async function findIssuedProduct(db: Knex, productId: number): Promise<{ uid: string; brand_id: number } | undefined> {
   return db("app.products").where({ id: productId }).first<{ uid: string; brand_id: number } | undefined>("uid", "brand_id");
 }

@@ -41,10 +41,6 @@ export async function claimTag(
   }
 }
 
-export async function findTagClaim(db: Knex, tagHash: string): Promise<ProductTagRow | undefined> {
-  return db("app.product_tags").where({ tag_hash: tagHash }).whereIn("status", ["pending", "assigned"]).first<ProductTagRow | undefined>();
-}
-
 export async function findPendingTag(db: Knex, productId: number): Promise<ProductTagRow | undefined> {
   return db("app.product_tags").where({ product_id: productId, status: "pending" }).first<ProductTagRow | undefined>();
 }

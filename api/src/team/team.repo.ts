@@ -128,8 +128,3 @@ export function peekToken(db: Knex, tokenHash: Buffer, kind: "invite" | "reset")
     .where("t.expires_at", ">", db.fn.now())
     .first([...USER_COLUMNS, "b.name as brand_name"]);
 }
-
-export async function hasPendingInvite(db: Knex, userId: number): Promise<boolean> {
-  const row = await db("app.brand_user_tokens").where({ user_id: userId, kind: "invite" }).whereNull("used_at").where("expires_at", ">", db.fn.now()).first("user_id");
-  return row !== undefined;
-}
