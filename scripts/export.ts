@@ -2,6 +2,7 @@
 // brand's) to a .tar.gz (docs/archive.md), with progress on stderr. Reads the database and the signing key the API
 // uses (its configuration: DATABASE_URL and the rest, local mode's defaults otherwise); nothing is sent to the chain.
 // Exit codes: 0 written, 1 failed (database unreachable, write error), 2 wrong invocation or configuration.
+import { buildAppDeps } from "../api/src/assemble";
 import { createWriteStream, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -45,7 +46,7 @@ export async function main(argv: string[], err: (line: string) => void): Promise
   const logger = createLogger("silent");
   const db = createDb(config.databaseUrl, 2);
   const provider = createProvider(config.rpcUrl, config.chainId);
-  const deps: AppDeps = { config, db, provider, chain: createChainAccess(config, provider, db, logger), logger };
+  const deps: AppDeps = buildAppDeps({ config, db, provider, chain: createChainAccess(config, provider, db, logger), logger });
   try {
     try {
       await db.raw("SELECT 1");

@@ -6,12 +6,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { assembleService, type Service } from "../../api/src/assemble";
 import { createBrand } from "../../api/src/brands/service";
 import { loadConfig } from "../../api/src/config";
-import { createDb } from "../../api/src/db/knex";
-import { migrateLatest } from "../../api/src/db/migrate";
 import { createLogger } from "../../api/src/logger";
-import { Dispatcher } from "../../api/src/webhooks/dispatcher";
 import { registerV1Endpoint } from "../../api/src/webhooks/endpoints";
 import { certIssuedPayload } from "../../api/src/webhooks/events";
 import { enqueueEvent } from "../../api/src/webhooks/outbox";
@@ -106,15 +104,14 @@ async function main() {
   const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
   const sink = await startSink();
   const config = loadConfig({ SERVICE_MODE: "local", DATABASE_URL: pg.url("bench"), LOG_LEVEL: "silent", WEBHOOK_CONCURRENCY: String(CONCURRENCY) });
-  const db = createDb(config.databaseUrl, CONCURRENCY + 4);
-  let dispatcher: Dispatcher | undefined;
+  // The dispatcher process as the service assembles it (api/src/assemble.ts), with the dispatch job alone.
+  let service: Service | undefined;
   try {
-    await migrateLatest(db);
+    service = await assembleService(config, { jobs: ["webhook-dispatch"], poolSize: CONCURRENCY + 4, logger: createLogger("silent") });
+    const { db } = service.deps;
     const { brand } = await createBrand(db, { slug: "bench", name: "Bench", uidPrefix: "BENCH" });
     const { signingSecret } = await registerV1Endpoint({ db, config }, brand.id, sink.url, ["cert.issued"]);
 
-    dispatcher = new Dispatcher({ config, db, logger: createLogger("silent"), watch: false });
-    dispatcher.start();
     const plainRates: number[] = [];
     const dispatcherRates: number[] = [];
     // CPU of this process per delivery (sender and sink; Postgres is another process): steadier than rates when
@@ -177,8 +174,7 @@ async function main() {
     console.log(`  enqueue → delivered:  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies[latencies.length - 1]!.toFixed(1)} ms (${LATENCY_EVENTS} events at ${LATENCY_RATE_PER_S}/s)`);
     console.log(`  sink received ${sink.count()} requests in all`);
   } finally {
-    await dispatcher?.stop(2000);
-    await db.destroy();
+    await service?.stop();
     sink.server.closeAllConnections();
     await new Promise((resolve) => sink.server.close(resolve));
     await pg.stop();

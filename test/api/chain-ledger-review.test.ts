@@ -1,6 +1,7 @@
 // Review of the shared-wallet ledger (issue 15), on a private Hardhat node: defects found by trying to break it,
 // each proven here. A claim the contract refuses must not take the claims batched with it down: after a batch
 // reverts, its claims are minted one by one, so only the refused claim fails for good (and only its unit is refunded).
+import { buildAppDeps } from "../../api/src/assemble";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
@@ -39,7 +40,7 @@ describe("shared-wallet ledger review (issue 15)", function () {
     const config: Config = loadConfig(privateChain.env);
     const db = createDb(config.databaseUrl, 10);
     const provider = createProvider(config.rpcUrl, config.chainId);
-    deps = { config, db, provider, chain: createChainAccess(config, provider, db, silent), logger: silent };
+    deps = buildAppDeps({ config, db, provider, chain: createChainAccess(config, provider, db, silent), logger: silent });
     mintPumpOf(deps);
   });
 

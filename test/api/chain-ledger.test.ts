@@ -2,6 +2,7 @@
 // one wallet without a nonce collision, concurrent issuances on both are minted once each in shared batches with the
 // quota exact, and the monitor re-sends a dropped transaction, replaces a stuck one, resumes a row signed by a
 // process that stopped, and heals a one-block reorganisation under a mint.
+import { buildAppDeps } from "../../api/src/assemble";
 import { expect } from "chai";
 import { Wallet, type JsonRpcProvider } from "ethers";
 import { ProductPassport__factory } from "../../typechain-types";
@@ -45,7 +46,7 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
     const db = createDb(config.databaseUrl, 10);
     const provider = createProvider(config.rpcUrl, config.chainId);
     const chainAccess = createChainAccess(config, provider, db, silent);
-    const deps: AppDeps = { config, db, provider, chain: chainAccess, logger: silent };
+    const deps: AppDeps = buildAppDeps({ config, db, provider, chain: chainAccess, logger: silent });
     // As startLedgerWork does: the issuance handler is registered, so this replica's monitor settles mints.
     mintPumpOf(deps);
     const monitor = new LedgerMonitor({ ledger: chainAccess.ledger, settings: config.chainLedger, logger: silent });

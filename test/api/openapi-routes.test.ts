@@ -34,7 +34,7 @@ describe("OpenAPI document and mounted routes", () => {
     api = await startInProcessApi({ DATABASE_URL: await createTestDatabase("openapi_routes"), RPC_URL: `http://127.0.0.1:${await freePort()}` });
     doc = (await json(await fetch(`${api.url}/api/openapi.json`))) as OpenApiDocument;
     const provider = createProvider(api.config.rpcUrl, api.config.chainId);
-    const deps: AppDeps = { config: api.config, db: api.db, provider, chain: api.chain, logger: createLogger("silent"), scanRecorder: api.scanRecorder };
+    const deps: AppDeps = { ...api.deps, provider, logger: createLogger("silent") };
     // The same routers the app mounts, built by the same function; their stacks are what Koa dispatches on.
     const routers = buildRouters(deps, new OpenApiRegistry());
     provider.destroy();

@@ -1,5 +1,6 @@
 // What anonymous requests to the public endpoints cost us, counted on the real seeded stack: certificate renders,
 // JSON-RPC calls (through a counting proxy in front of the Hardhat node) and count(*) statements.
+import { buildAppDeps } from "../../api/src/assemble";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -88,7 +89,7 @@ describe("public endpoint costs", () => {
     rpc = await countingRpcProxy(config.rpcUrl);
     // The stack's API with its reads of the chain going through the counting proxy.
     provider = createProvider(rpc.url, config.chainId);
-    server = buildApp({ config, db, provider, chain, logger: createLogger("silent") }).listen(0, "127.0.0.1");
+    server = buildApp(buildAppDeps({ config, db, provider, chain, logger: createLogger("silent") })).listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

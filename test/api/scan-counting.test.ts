@@ -1,5 +1,6 @@
 // Views of the scan page counted as scans, on the real seeded stack: what a counted scan writes, and what one anonymous
 // client can make a brand pay (quota, rows, webhook events); the page is shown whatever the counting does.
+import { buildAppDeps } from "../../api/src/assemble";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
@@ -8,7 +9,7 @@ import { createBrand, setLimitOverrides } from "../../api/src/brands/service";
 import { createProvider } from "../../api/src/chain/provider";
 import { createLogger } from "../../api/src/logger";
 import { tokenIdOf } from "../../api/src/passports/content";
-import { ScanRecorder, SCAN_COUNTING } from "../../api/src/scans/scan-recorder";
+import { SCAN_COUNTING, type ScanRecorder } from "../../api/src/scans/scan-recorder";
 import { emulateTap, scanUrlOf } from "../../scripts/lib/tap-emulator";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
@@ -42,8 +43,9 @@ describe("scan counting", () => {
     const { config, db, chain } = stack.api;
     provider = createProvider(config.rpcUrl, config.chainId);
     const deps = { config: { ...config, trustedProxyHops: 1 }, db, provider, chain, logger: createLogger("silent") };
-    recorder = new ScanRecorder(deps);
-    server = buildApp({ ...deps, scanRecorder: recorder }).listen(0, "127.0.0.1");
+    const app = buildAppDeps(deps);
+    recorder = app.scanRecorder;
+    server = buildApp(app).listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

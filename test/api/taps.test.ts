@@ -2,6 +2,7 @@
 // each verdict, the replay rule holds under concurrent taps, provisioning hands out the derivation's keys to those
 // allowed to see them (dashboard and CLI), assigning a tag on chain binds its record, scan.verified reaches the
 // dashboard webhook signed for an authentic tap of a verified passport only, and the demo's tags tap as authentic.
+import { buildAppDeps } from "../../api/src/assemble";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -22,7 +23,6 @@ import type { Knex } from "../../api/src/db/knex";
 import type { AppDeps } from "../../api/src/deps";
 import { createLogger } from "../../api/src/logger";
 import { tokenIdOf } from "../../api/src/passports/content";
-import { ScanRecorder } from "../../api/src/scans/scan-recorder";
 import { deriveTagKey } from "../../api/src/tags/keys";
 import { SDM_MIRROR_QUERY } from "../../api/src/tags/provisioning";
 import { tagHashOf } from "../../api/src/tags/service";
@@ -61,9 +61,9 @@ function flipBit(value: string, bit: number): string {
 /** A server of our own over a stack's dependencies, behind one trusted proxy: tests speak for many clients and regions. */
 async function proxiedApp(base: { config: AppDeps["config"]; db: Knex; chain: AppDeps["chain"] }) {
   const provider = createProvider(base.config.rpcUrl, base.config.chainId);
-  const deps: AppDeps = { config: { ...base.config, trustedProxyHops: 1 }, db: base.db, provider, chain: base.chain, logger: createLogger("silent") };
-  const recorder = new ScanRecorder(deps);
-  const server: Server = buildApp({ ...deps, scanRecorder: recorder }).listen(0, "127.0.0.1");
+  const deps: AppDeps = buildAppDeps({ config: { ...base.config, trustedProxyHops: 1 }, db: base.db, provider, chain: base.chain, logger: createLogger("silent") });
+  const recorder = deps.scanRecorder;
+  const server: Server = buildApp(deps).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,5 +1,6 @@
 // No secrets in answers or logs (issue 9, finding 3): an RPC URL with a provider key in it, behind an RPC that
 // answers 401 or 503, must not reach /readyz or a log line; the URL redaction those rely on.
+import { buildAppDeps } from "../../api/src/assemble";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
@@ -91,7 +92,7 @@ describe("an RPC that refuses us, with credentials in RPC_URL", () => {
       },
     });
     logger = createLogger(config.logLevel, sink);
-    const app = buildApp({ config, db, provider, chain: createChainAccess(config, provider, db, logger), logger });
+    const app = buildApp(buildAppDeps({ config, db, provider, chain: createChainAccess(config, provider, db, logger), logger }));
     api = app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => api.once("listening", resolve));
     apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;

@@ -303,13 +303,7 @@ describe("v1 brand accounts, keys, limits and usage", () => {
     let url: string;
 
     before(async () => {
-      const deps: AppDeps = {
-        config: api.config,
-        db: api.db,
-        provider: createProvider(api.config.rpcUrl, api.config.chainId),
-        chain: api.chain,
-        logger: createLogger("silent"),
-      };
+      const deps: AppDeps = { ...api.deps, provider: createProvider(api.config.rpcUrl, api.config.chainId), logger: createLogger("silent") };
       const app = new Koa<AppState>();
       app.use(requestId());
       app.use(errorHandler(deps.logger));

@@ -5,16 +5,13 @@
 // killed by its own crash point (CRASH_AT, CRASH_AFTER). It prints `READY <port>` on stdout once it listens.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { assembleService } from "../../api/src/assemble";
 import { getBrand } from "../../api/src/brands/service";
 import { issueCertificate } from "../../api/src/certificates/service";
-import { createChainAccess } from "../../api/src/chain/access";
-import { createProvider } from "../../api/src/chain/provider";
 import { loadConfig } from "../../api/src/config";
-import { createDb } from "../../api/src/db/knex";
 import type { AppDeps } from "../../api/src/deps";
 import { AppError } from "../../api/src/errors";
 import { createLogger } from "../../api/src/logger";
-import { startLedgerWork } from "../../api/src/passports/mint-pump";
 import { effectiveLimits } from "../../api/src/plans/catalogue";
 
 export type IssueRequest = { brand_slug: string; uid: string };
@@ -26,11 +23,10 @@ async function main() {
   const config = loadConfig(process.env);
   // Logs go to stderr, which the parent writes to this replica's log file; stdout carries only READY.
   const logger = createLogger(config.logLevel, process.stderr).child({ replica: process.pid });
-  const db = createDb(config.database);
-  const provider = createProvider(config.rpcUrl, config.chainId);
-  const deps: AppDeps = { config, db, provider, chain: createChainAccess(config, provider, db, logger), logger };
-  // As the API process (api/src/server.ts): this process's mint pump and a candidate ledger monitor.
-  const ledgerWork = startLedgerWork(deps);
+  // As the API process (api/src/server.ts), by the same composition root: this process's mint pump and a candidate
+  // ledger monitor; the parent migrated the database.
+  const service = await assembleService(config, { jobs: ["mint-pump", "ledger-monitor"], logger, migrate: false });
+  const { deps } = service;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,11 +42,7 @@ async function main() {
   process.once("SIGTERM", () => {
     server.closeAllConnections();
     server.close();
-    void ledgerWork
-      .stop()
-      .then(() => provider.destroy())
-      .then(() => db.destroy())
-      .finally(() => process.exit(0));
+    void service.stop().finally(() => process.exit(0));
   });
 }
 

@@ -10,6 +10,9 @@ import type { Logger } from "../logger";
 import { checkDomainDns, createResolver, MAX_CNAME_HOPS, type DnsCheck } from "./dns-check";
 import { claimDueDomains, recordCheck, type CheckRecord, type CustomDomainRow } from "./domains.repo";
 import { invalidateSiteHosts } from "./site-hosts";
+import type { Job, JobHealth } from "../jobs/job";
+import type { PeriodicJob } from "../jobs/periodic-job";
+import { claimAndWorkJob, type ClaimAndWork } from "../jobs/claim-and-work";
 
 export const BACKOFF_FIRST_MS = 60_000;
 export const BACKOFF_MAX_MS = 3_600_000;
@@ -57,10 +60,10 @@ export async function verifyDomain(deps: CheckerDeps, row: CustomDomainRow, reso
   return written;
 }
 
-/** The periodic job: every DOMAIN_CHECK_INTERVAL_MS, the due domains, at most a batch a pass. */
-export class DomainChecker {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<number> | undefined;
+/** The claim-and-work job: every DOMAIN_CHECK_INTERVAL_MS, the due domains, at most a batch a pass. */
+export class DomainChecker implements Job {
+  readonly name = "domain-checker";
+  private readonly job: PeriodicJob<number>;
   private readonly resolver: Resolver;
   /** Long enough for the slowest check (a chain of CNAMEs each timing out), so a claim never expires mid-check. */
   private readonly leaseMs: number;
@@ -68,44 +71,37 @@ export class DomainChecker {
   constructor(private readonly deps: CheckerDeps) {
     this.resolver = createResolver(deps.config.domains);
     this.leaseMs = 60_000 + (MAX_CNAME_HOPS + 1) * deps.config.domains.dnsTimeoutMs;
+    this.job = claimAndWorkJob({
+      name: this.name,
+      intervalMs: deps.config.domains.checkIntervalMs,
+      logger: deps.logger,
+      specs: [
+        {
+          claim: (limit: number) => claimDueDomains(this.deps.db, limit, this.leaseMs),
+          work: (row: CustomDomainRow) => verifyDomain(this.deps, row, this.resolver),
+          failed: (row: CustomDomainRow, error: unknown) =>
+            this.deps.logger.warn({ err: error, hostname: row.hostname }, "domain check failed; retried after the claim expires"),
+          batch: BATCH,
+          concurrency: CONCURRENCY,
+        } satisfies ClaimAndWork<CustomDomainRow>,
+      ],
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.deps.config.domains.checkIntervalMs);
-    this.timer.unref();
-    void this.runOnce();
+    this.job.start();
   }
 
-  /** One pass (none if one is running): claims the due domains and checks them; resolves with how many it checked. */
+  /** One pass (the one running, if any): claims the due domains and checks them; resolves with how many it checked. */
   runOnce(): Promise<number> {
-    this.pass ??= this.checkDue()
-      .catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, "domain checks skipped");
-        return 0;
-      })
-      .finally(() => {
-        this.pass = undefined;
-      });
-    return this.pass;
+    return this.job.runOnce().catch(() => 0);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.pass;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
-  private async checkDue(): Promise<number> {
-    const due = await claimDueDomains(this.deps.db, BATCH, this.leaseMs);
-    let next = 0;
-    const worker = async () => {
-      while (next < due.length) {
-        const row = due[next++]!;
-        await verifyDomain(this.deps, row, this.resolver).catch((error: unknown) =>
-          this.deps.logger.warn({ err: error, hostname: row.hostname }, "domain check failed; retried after the claim expires"),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
-    return due.length;
+  health(): JobHealth {
+    return this.job.health();
   }
 }

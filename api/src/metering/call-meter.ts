@@ -8,6 +8,7 @@
 // crashes loses at most one lease per brand (counted, never admitted). Endpoint counts are added up in memory and
 // written at the same moments.
 import type { Knex } from "../db/knex";
+import { PeriodicJob } from "../jobs/periodic-job";
 import type { Logger } from "../logger";
 import type { EffectiveLimits } from "../plans/catalogue";
 import { addEndpointCalls, leaseCalls, releaseCalls } from "./metering.repo";
@@ -43,7 +44,8 @@ export class CallMeter {
   private readonly leases = new Map<number, Lease>();
   /** Calls per "brandId\tperiod\tendpoint" not yet written. */
   private readonly endpoints = new Map<string, number>();
-  private readonly flushTimer: NodeJS.Timeout;
+  /** Writes the endpoint counts every FLUSH_MS; run by the process's JobRunner (assemble.ts). */
+  readonly flushJob: PeriodicJob<void>;
   private clock: { period: string; hour: Date } | undefined;
   /** Writes under way (endpoint flushes, returned calls): a settle waits for them, so a usage read sees them. */
   private readonly writing = new Set<Promise<void>>();
@@ -52,8 +54,7 @@ export class CallMeter {
     private readonly db: Knex,
     private readonly logger: Logger,
   ) {
-    this.flushTimer = setInterval(() => void this.flushEndpoints(), FLUSH_MS);
-    this.flushTimer.unref();
+    this.flushJob = new PeriodicJob({ name: "call-meter-flush", intervalMs: FLUSH_MS, logger, run: () => this.flushEndpoints() });
   }
 
   /**
@@ -110,13 +111,13 @@ export class CallMeter {
     if (lease?.inflight) await lease.inflight.catch(() => undefined);
     await Promise.allSettled([...this.writing]);
     if (lease && !lease.inflight) await this.release(lease);
-    await this.flushEndpoints(brandId);
+    await this.flushEndpoints(brandId).catch((error: unknown) => this.logger.warn({ err: error }, "writing endpoint counts failed; retrying"));
   }
 
   async close(): Promise<void> {
-    clearInterval(this.flushTimer);
+    await this.flushJob.stop();
     for (const brandId of [...this.leases.keys()]) await this.settle(brandId).catch(() => undefined);
-    await this.flushEndpoints();
+    await this.flushEndpoints().catch((error: unknown) => this.logger.warn({ err: error }, "writing endpoint counts failed"));
   }
 
   private grant(lease: Lease, limits: EffectiveLimits): Promise<Outcome> {
@@ -199,9 +200,9 @@ export class CallMeter {
     try {
       await addEndpointCalls(this.db, values);
     } catch (error) {
-      // Kept for the next flush rather than lost.
+      // Kept for the next flush rather than lost; the caller (the flush job, or settle) reports the failure.
       for (const [key, calls] of batch) this.endpoints.set(key, (this.endpoints.get(key) ?? 0) + calls);
-      this.logger.warn({ err: error }, "writing endpoint counts failed; retrying");
+      throw error;
     }
   }
 

@@ -2,7 +2,7 @@
 import type { Context, Middleware } from "koa";
 import type { AppDeps, AppState } from "../deps";
 import { MonthlyLimitError, RateLimitError } from "../errors";
-import { meterCall, type CallMeterReading } from "../metering/service";
+import type { CallMeterReading } from "../metering/service";
 
 /**
  * Runs after requireBrand and before validation, so a call is every request that passed authentication, whatever
@@ -15,13 +15,13 @@ export function meterApiCall(deps: AppDeps): Middleware<AppState> {
     const brand = ctx.state.brand;
     if (!brand) throw new Error("meterApiCall must run after requireBrand");
     const endpoint = endpointOf(ctx);
-    // A call the brand's lease covers is admitted on the spot; only a grant, a refusal or no meter waits on Postgres.
-    const leased = meter?.admitLeased(brand.id, brand.limits, endpoint);
+    // A call the brand's lease covers is admitted on the spot; only a grant or a refusal waits on Postgres.
+    const leased = meter.admitLeased(brand.id, brand.limits, endpoint);
     if (leased) {
       setUsageHeaders(ctx, leased);
       return next();
     }
-    const reading = meter ? meter.admit(brand.id, brand.limits, endpoint) : meterCall(deps.db, brand.id, brand.limits, endpoint);
+    const reading = meter.admit(brand.id, brand.limits, endpoint);
     return reading.then((read) => {
       setUsageHeaders(ctx, read);
       if (read.outcome === "monthly_limit") throw new MonthlyLimitError("API call", read.retryAfterSeconds);

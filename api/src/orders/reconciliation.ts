@@ -2,7 +2,9 @@
 // start, paid ones not yet verified, Cash QR and stuck orders at their expiry) are claimed and checked with the gateway
 // (orders/settlement.ts checkOrder); so are refunds a gateway settles later (orders/refunds.ts checkRefund). Claims
 // skip rows another replica holds, so every API process may run it.
-import { claimDueOrders, claimDueRefunds } from "./orders.repo";
+import { claimAndWork, claimAndWorkJob, type ClaimAndWork } from "../jobs/claim-and-work";
+import type { PeriodicJob } from "../jobs/periodic-job";
+import { claimDueOrders, claimDueRefunds, type DueRefund, type OrderRecord } from "./orders.repo";
 import { checkRefund } from "./refunds";
 import { checkOrder, claimLeaseMs, type SettleDeps } from "./settlement";
 
@@ -11,52 +13,39 @@ const BATCH = 20;
 /** Orders checked at once: each is one or two gateway calls. */
 const CONCURRENCY = 4;
 
+/** What the job claims and checks: due orders, then pending refunds. */
+function reconciliationSpecs(deps: SettleDeps) {
+  const lease = claimLeaseMs(deps.config);
+  const orders: ClaimAndWork<OrderRecord> = {
+    claim: (limit) => claimDueOrders(deps.db, limit, lease),
+    work: (order) => checkOrder(deps, order),
+    failed: (order, error) => deps.logger.error({ err: error, orderId: order.id }, "order check failed"),
+    batch: BATCH,
+    concurrency: CONCURRENCY,
+    untilShort: true,
+  };
+  const refunds: ClaimAndWork<DueRefund> = {
+    claim: (limit) => claimDueRefunds(deps.db, limit, lease),
+    work: (refund) => checkRefund(deps, refund),
+    failed: (refund, error) => deps.logger.error({ err: error, refundId: refund.id }, "refund check failed"),
+    batch: BATCH,
+    concurrency: CONCURRENCY,
+    untilShort: true,
+  };
+  return [orders, refunds] as const;
+}
+
 /**
- * Runs rounds until no due order or pending refund is left, or `stopping()` says the process is shutting down (the
+ * Runs rounds until no due order or pending refund is left, or `signal` says the process is shutting down (the
  * batch in hand is finished first); returns how many were checked.
  */
-export async function reconcileOrders(deps: SettleDeps, stopping: () => boolean = () => false): Promise<number> {
-  const lease = claimLeaseMs(deps.config);
-  const orders = await drain(stopping, () => claimDueOrders(deps.db, BATCH, lease), (order) => checkOrder(deps, order), (order, error) => deps.logger.error({ err: error, orderId: order.id }, "order check failed"));
-  const refunds = await drain(stopping, () => claimDueRefunds(deps.db, BATCH, lease), (refund) => checkRefund(deps, refund), (refund, error) => deps.logger.error({ err: error, refundId: refund.id }, "refund check failed"));
-  return orders + refunds;
+export async function reconcileOrders(deps: SettleDeps, signal?: AbortSignal): Promise<number> {
+  const [orders, refunds] = reconciliationSpecs(deps);
+  return (await claimAndWork(orders, signal)) + (await claimAndWork(refunds, signal));
 }
 
-/** Claims batches and checks their items, CONCURRENCY at a time, until a batch comes back short or `stopping()`. */
-async function drain<T>(stopping: () => boolean, claim: () => Promise<T[]>, check: (item: T) => Promise<unknown>, failed: (item: T, error: unknown) => void): Promise<number> {
-  let checked = 0;
-  for (;;) {
-    if (stopping()) return checked;
-    const due = await claim();
-    let next = 0;
-    const worker = async () => {
-      while (next < due.length) {
-        const item = due[next++]!;
-        await check(item).catch((error: unknown) => failed(item, error));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
-    checked += due.length;
-    if (due.length < BATCH) return checked;
-  }
-}
-
-/** Starts the job in this process (config.payments.reconcileIntervalSeconds); stop() waits for a round in flight. */
-export function startOrderReconciliation(deps: SettleDeps): { stop: () => Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const round = () => {
-    running ??= reconcileOrders(deps, () => stopped)
-      .catch((error: unknown) => deps.logger.warn({ err: error }, "order reconciliation skipped"))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(round, deps.config.payments.reconcileIntervalSeconds * 1000);
-  timer.unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** The job (config.payments.reconcileIntervalSeconds; the first round one interval after start). */
+export function orderReconciliationJob(deps: SettleDeps): PeriodicJob<number> {
+  const intervalMs = deps.config.payments.reconcileIntervalSeconds * 1000;
+  return claimAndWorkJob({ name: "order-reconciliation", intervalMs, firstRunAfterMs: intervalMs, logger: deps.logger, specs: [...reconciliationSpecs(deps)] });
 }

@@ -9,6 +9,9 @@ import type { Knex } from "../db/knex";
 import { isFinal } from "../chain/finality";
 import { LedgerSuperseded, LedgerWaitTimeout, type LedgerHandler, type LedgerRow } from "../chain/ledger";
 import { LedgerMonitor } from "../chain/ledger-monitor";
+import type { Job, JobHealth } from "../jobs/job";
+import { PeriodicJob } from "../jobs/periodic-job";
+import { JobRunner } from "../jobs/runner";
 import { brandAddress } from "../domains/service";
 import { certificatePageUrl, certificatePdfUrl, explorerTxUrl } from "../links";
 import { refundQuota } from "../metering/service";
@@ -44,10 +47,10 @@ const FOLLOW_MS = 120_000;
 
 export const MINT_PURPOSES = ["mint", "mint_batch"] as const;
 
-export class MintPump {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
+export class MintPump implements Job {
+  readonly name = "mint-pump";
+  /** Started, it polls every CHAIN_MONITOR_INTERVAL_MS for claims of other (or crashed) processes. */
+  private readonly job: PeriodicJob<void>;
   private readonly following = new Set<Promise<unknown>>();
   private readonly waiters = new Set<() => void>();
   /** Counts settlements in this process, so a waiter that read its row before one does not sleep through it. */
@@ -55,38 +58,25 @@ export class MintPump {
 
   constructor(private readonly deps: AppDeps) {
     deps.chain.ledger.register(issuanceHandler(deps, () => this.notify()));
+    this.job = new PeriodicJob({ name: this.name, intervalMs: deps.config.chainLedger.monitorIntervalMs, logger: deps.logger, run: () => this.run() });
   }
 
-  /** Sends what is claimed now (coalesced: a wake during a run makes one more run). */
+  /** Sends what is claimed now (coalesced: a wake during a run makes one more run), started or not. */
   wake(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.job.wake();
   }
 
-  /** Polls for claims other processes left, every `intervalMs`, until `stop`. */
-  start(intervalMs: number): void {
-    const tick = () => {
-      this.wake();
-      this.timer = setTimeout(tick, intervalMs);
-      this.timer.unref();
-    };
-    tick();
+  start(): void {
+    this.job.start();
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.job.stop();
     await Promise.allSettled([...this.following]);
+  }
+
+  health(): JobHealth {
+    return this.job.health();
   }
 
   /** The settlement count now: pass it to `settledOrTimeout` after reading a row. */
@@ -116,13 +106,10 @@ export class MintPump {
     for (const waiter of [...this.waiters]) waiter();
   }
 
+  /** One run; a failure is logged by the job and retried at the next wake or poll. */
   private async run(): Promise<void> {
-    try {
-      await this.recheck();
-      while ((await hasUnlinkedClaims(this.deps.db)) && (await this.sendBatch()));
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, "mint pump run failed; the next wake or poll retries");
-    }
+    await this.recheck();
+    while ((await hasUnlinkedClaims(this.deps.db)) && (await this.sendBatch()));
   }
 
   /**
@@ -305,20 +292,13 @@ export type LedgerWork = { pump: MintPump; monitor: LedgerMonitor; stop: () => P
 
 /**
  * What every API process runs for the shared wallet: its mint pump (polling for claims of other processes) and a
- * candidate ledger monitor (one process wins each tick). Nothing is kept in memory that a restart would need.
+ * candidate ledger monitor (one process wins each tick), here on a runner of their own for tests that want only
+ * these; assemble.ts runs them with the process's other jobs. Nothing is kept in memory that a restart would need.
  */
 export function startLedgerWork(deps: AppDeps): LedgerWork {
   const pump = mintPumpOf(deps);
-  const settings = deps.config.chainLedger;
-  const monitor = new LedgerMonitor({ ledger: deps.chain.ledger, settings, logger: deps.logger });
-  pump.start(settings.monitorIntervalMs);
-  monitor.start();
-  return {
-    pump,
-    monitor,
-    stop: async () => {
-      await monitor.stop();
-      await pump.stop();
-    },
-  };
+  const monitor = new LedgerMonitor({ ledger: deps.chain.ledger, settings: deps.config.chainLedger, logger: deps.logger });
+  const runner = new JobRunner([pump, monitor]);
+  runner.start();
+  return { pump, monitor, stop: () => runner.stop() };
 }

@@ -11,7 +11,8 @@
 // `scan.verified`; the hourly bound per client and the monthly quota still apply. A plain view that counts is also
 // recorded as an `unverified` tap.
 import { isIPv4, isIPv6 } from "node:net";
-import type { AppDeps } from "../deps";
+import type { CoreDeps } from "../deps";
+import { PeriodicJob } from "../jobs/periodic-job";
 import { admitScan, pruneScanAdmissions } from "./scans.repo";
 import type { PassportPage } from "../passports/passport-page";
 import { recordScan } from "./service";
@@ -48,11 +49,12 @@ export class ScanRecorder {
   private writing = 0;
   private saturated = false;
   private drained: Array<() => void> = [];
-  private readonly pruneTimer: NodeJS.Timeout;
+  /** Deletes admissions past their window every few minutes; run by the process's JobRunner (assemble.ts). */
+  readonly pruneJob: PeriodicJob<void>;
 
-  constructor(private readonly deps: AppDeps) {
-    this.pruneTimer = setInterval(() => void this.prune(), SCAN_COUNTING.pruneEveryMs);
-    this.pruneTimer.unref();
+  constructor(private readonly deps: CoreDeps) {
+    const every = SCAN_COUNTING.pruneEveryMs;
+    this.pruneJob = new PeriodicJob({ name: "scan-admissions-prune", intervalMs: every, firstRunAfterMs: every, logger: deps.logger, run: () => this.prune() });
   }
 
   /** Offers one view of the scan page by `client` (clientKeyOf); never waits and never throws. */
@@ -78,7 +80,7 @@ export class ScanRecorder {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.pruneTimer);
+    await this.pruneJob.stop();
     await this.drain();
   }
 
@@ -122,11 +124,7 @@ export class ScanRecorder {
   }
 
   private async prune(): Promise<void> {
-    try {
-      await pruneScanAdmissions(this.deps.db, SCAN_COUNTING.windowSeconds);
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, "pruning scan admissions failed");
-    }
+    await pruneScanAdmissions(this.deps.db, SCAN_COUNTING.windowSeconds);
   }
 }
 

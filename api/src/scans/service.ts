@@ -1,5 +1,5 @@
 // Recording a counted scan: the scan row, its webhook events and one unit of the brand's monthly scans, together.
-import type { AppDeps } from "../deps";
+import type { CoreDeps } from "../deps";
 import { MonthlyLimitError } from "../errors";
 import { consumeQuota } from "../metering/service";
 import type { PassportPage } from "../passports/passport-page";
@@ -18,7 +18,7 @@ class QuotaExhausted extends Error {}
  * verified on chain, `scan.verified`, and one unit of the brand's monthly scans, all in one transaction. When the
  * quota is exhausted nothing is written (the shopper still sees the page; the scan recorder logs it).
  */
-export async function recordScan(deps: AppDeps, view: PassportPage, verdict: TapVerdict = "unverified"): Promise<ScanOutcome> {
+export async function recordScan(deps: CoreDeps, view: PassportPage, verdict: TapVerdict = "unverified"): Promise<ScanOutcome> {
   const { brandRow, record, passport } = view;
   const limits = effectiveLimits({ plan: brandRow.plan, limit_overrides: brandRow.limitOverrides });
   const verified = record.blockchain.verified;

@@ -1,11 +1,11 @@
-// `npm run start:dispatcher`: the webhook dispatcher (and confirmation watcher) as its own process.
+// `npm run start:dispatcher`: the webhook dispatcher, the confirmation watcher and history retention as their own
+// process, assembled by assemble.ts.
 import pino from "pino";
+import { DISPATCHER_JOBS, assembleService } from "../assemble";
 import type { Config } from "../config";
-import { runProcess } from "../process-main";
-import { createDb } from "../db/knex";
-import { migrateLatest } from "../db/migrate";
 import { createLogger } from "../logger";
-import { Dispatcher } from "./dispatcher";
+import { runProcess } from "../process-main";
+import type { Dispatcher } from "./dispatcher";
 
 export type RunningDispatcher = { dispatcher: Dispatcher; stop: () => Promise<void> };
 
@@ -17,16 +17,14 @@ export async function startDispatcher(config: Config, options: { logFile?: strin
   const destination = options.logFile ? pino.destination({ dest: options.logFile, mkdir: true, sync: false }) : undefined;
   const logger = createLogger(config.logLevel, destination).child({ component: "webhook-dispatcher" });
   // One connection per in-flight attempt (its outcome) plus claims and the watcher.
-  const db = createDb(config.database, Math.min(config.webhooks.concurrency + 2, 20));
-  await migrateLatest(db);
-  const dispatcher = new Dispatcher({ config, db, logger });
-  dispatcher.start();
+  const poolSize = Math.min(config.webhooks.concurrency + 2, 20);
+  const service = await assembleService(config, { jobs: DISPATCHER_JOBS, logger, poolSize });
+  const dispatcher = service.dispatcher!;
   logger.info({ concurrency: config.webhooks.concurrency }, "webhook dispatcher started");
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await dispatcher.stop();
-      await db.destroy();
+      await service.stop();
       logger.info({ completed: dispatcher.completed }, "webhook dispatcher stopped");
     })();
     return stopping;

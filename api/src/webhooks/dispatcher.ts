@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
+import type { Job, JobHealth } from "../jobs/job";
+import { PeriodicJob } from "../jobs/periodic-job";
 import type { Logger } from "../logger";
 import {
   abandonDelivery,
@@ -37,16 +39,25 @@ export type DispatcherOptions = {
   timeoutMs?: number;
   /** Tests inject a resolver that answers with hostile addresses. */
   resolver?: HostResolver;
-  /** Run the confirmation watcher (product.certified, tag.assigned) in this process; default true. */
+  /**
+   * Run the confirmation watcher (product.certified, tag.assigned) with this dispatcher; default true. The service
+   * (assemble.ts) runs it as a job of its own instead, so /readyz shows it apart.
+   */
   watch?: boolean;
   watchIntervalMs?: number;
-  /** Prune delivery history older than WEBHOOK_RETENTION_DAYS in this process; default true. */
+  /** Prune delivery history older than WEBHOOK_RETENTION_DAYS with this dispatcher; default true (assemble.ts: its own job). */
   prune?: boolean;
 };
 
 type Flight = { abort?: (reason: Error) => void; done: Promise<void>; endpointId: number; startedAt: number };
 
-export class Dispatcher {
+/**
+ * The dispatch job: each run claims what the free slots can take (fairly: per endpoint and per brand) and starts it;
+ * a run follows every notification and finished attempt, else the poll interval.
+ */
+export class Dispatcher implements Job {
+  readonly name = "webhook-dispatch";
+  private readonly job: PeriodicJob<void>;
   private readonly sender: WebhookSender;
   private readonly concurrency: number;
   private readonly endpointSlots: number;
@@ -78,9 +89,6 @@ export class Dispatcher {
   private lastClaim = { at: 0, full: true };
   private finishedSinceClaim = 0;
   private notified = false;
-  private loop: Promise<void> | undefined;
-  private wakeSleeper: (() => void) | undefined;
-  private wakeRequested = false;
   private listener: pg.Client | undefined;
   private listenerRetryAt = 0;
   /** Deliveries this process finished (any outcome), for benchmarks and logs. */
@@ -113,14 +121,19 @@ export class Dispatcher {
       });
     }
     if (options.prune ?? true) this.retention = new WebhookRetention(options.db, config.webhooks.retentionDays, options.logger);
+    this.job = new PeriodicJob({ name: this.name, intervalMs: this.pollIntervalMs, logger: options.logger, run: () => this.round() });
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.job.start();
     this.watcher?.start();
     this.retention?.start();
+  }
+
+  health(): JobHealth {
+    return this.job.health();
   }
 
   /**
@@ -130,10 +143,9 @@ export class Dispatcher {
   async stop(graceMs = this.timeoutMs + 2000): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.wake();
     await this.watcher?.stop();
     await this.retention?.stop();
-    await this.loop;
+    await this.job.stop();
     for (const queued of this.queue.splice(0)) this.track(releaseClaim(this.options.db, queued.delivery.id, queued.token));
     const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
     let timer: NodeJS.Timeout | undefined;
@@ -147,52 +159,49 @@ export class Dispatcher {
     this.listener = undefined;
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      await this.ensureListener();
-      const ahead = this.aheadLimit();
-      const room = this.concurrency + ahead - this.inFlight.size - this.queue.length;
-      const idle = this.inFlight.size === 0 && this.queue.length === 0;
-      // An endpoint (a brand) may hold claims for its own slots and as many queued per slot as everyone else, so
-      // its share of what this dispatcher holds never exceeds its share of the slots.
-      const perSlot = 1 + ahead / this.concurrency;
-      const worthClaiming =
-        this.lastClaim.full ||
-        this.notified ||
-        this.finishedSinceClaim >= Math.max(1, (this.brandSlots * perSlot) / 2) ||
-        Date.now() - this.lastClaim.at >= this.pollIntervalMs;
-      // Under load, claim in groups rather than one slot at a time: a claim is a database round trip.
-      if ((room >= Math.max(1, ahead / 2) || (room > 0 && idle)) && worthClaiming) {
-        const token = randomUUID();
-        const claimedAt = Date.now();
-        this.notified = false;
-        this.finishedSinceClaim = 0;
-        this.lastClaim = { at: claimedAt, full: false };
-        const endpoints = new Map(this.busyEndpoints);
-        const brands = new Map(this.busyBrands);
-        for (const { delivery } of this.queue) {
-          endpoints.set(delivery.endpointId, (endpoints.get(delivery.endpointId) ?? 0) + 1);
-          brands.set(delivery.brandId, (brands.get(delivery.brandId) ?? 0) + 1);
-        }
-        try {
-          const claimed = await claimDueDeliveries(this.options.db, {
-            limit: room,
-            leaseMs: this.leaseMs,
-            claimToken: token,
-            perEndpoint: this.endpointSlots * perSlot,
-            perBrand: this.brandSlots * perSlot,
-            held: { endpoints: [...endpoints], brands: [...brands] },
-            fastEndpoints: this.fastEndpoints(),
-          });
-          for (const delivery of claimed) this.queue.push({ delivery, token, claimedAt });
-          this.lastClaim = { at: claimedAt, full: claimed.length >= room };
-        } catch (error) {
-          this.options.logger.error({ err: error }, "webhook claim failed");
-        }
-        this.pump();
-      }
-      // Woken early by a notification (new deliveries) or a finished attempt (a free slot).
-      await this.sleep(this.pollIntervalMs);
+  /** One round: claims for the free slots (when worth a round trip) and starts what the slots can take. */
+  private async round(): Promise<void> {
+    if (!this.running) return;
+    await this.ensureListener();
+    const ahead = this.aheadLimit();
+    const room = this.concurrency + ahead - this.inFlight.size - this.queue.length;
+    const idle = this.inFlight.size === 0 && this.queue.length === 0;
+    // An endpoint (a brand) may hold claims for its own slots and as many queued per slot as everyone else, so
+    // its share of what this dispatcher holds never exceeds its share of the slots.
+    const perSlot = 1 + ahead / this.concurrency;
+    const worthClaiming =
+      this.lastClaim.full ||
+      this.notified ||
+      this.finishedSinceClaim >= Math.max(1, (this.brandSlots * perSlot) / 2) ||
+      Date.now() - this.lastClaim.at >= this.pollIntervalMs;
+    // Under load, claim in groups rather than one slot at a time: a claim is a database round trip.
+    if (!((room >= Math.max(1, ahead / 2) || (room > 0 && idle)) && worthClaiming)) return;
+    const token = randomUUID();
+    const claimedAt = Date.now();
+    this.notified = false;
+    this.finishedSinceClaim = 0;
+    this.lastClaim = { at: claimedAt, full: false };
+    const endpoints = new Map(this.busyEndpoints);
+    const brands = new Map(this.busyBrands);
+    for (const { delivery } of this.queue) {
+      endpoints.set(delivery.endpointId, (endpoints.get(delivery.endpointId) ?? 0) + 1);
+      brands.set(delivery.brandId, (brands.get(delivery.brandId) ?? 0) + 1);
+    }
+    try {
+      const claimed = await claimDueDeliveries(this.options.db, {
+        limit: room,
+        leaseMs: this.leaseMs,
+        claimToken: token,
+        perEndpoint: this.endpointSlots * perSlot,
+        perBrand: this.brandSlots * perSlot,
+        held: { endpoints: [...endpoints], brands: [...brands] },
+        fastEndpoints: this.fastEndpoints(),
+      });
+      for (const delivery of claimed) this.queue.push({ delivery, token, claimedAt });
+      this.lastClaim = { at: claimedAt, full: claimed.length >= room };
+    } finally {
+      // A failed claim (logged by the job, which backs off) still lets what is queued go out.
+      this.pump();
     }
   }
 
@@ -409,33 +418,9 @@ export class Dispatcher {
     };
   }
 
-  /** Ends the current sleep, or makes the next one return at once if the loop is busy claiming. */
+  /** A new round as soon as the one in progress ends (woken by a notification or a finished attempt). */
   private wake(): void {
-    const sleeper = this.wakeSleeper;
-    if (sleeper) {
-      this.wakeSleeper = undefined;
-      sleeper();
-    } else {
-      this.wakeRequested = true;
-    }
-  }
-
-  /** Sleeps until `ms` pass, a notification arrives, an attempt finishes, or stop() is called. */
-  private sleep(ms: number): Promise<void> {
-    if (!this.running || this.wakeRequested) {
-      this.wakeRequested = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeSleeper = undefined;
-        resolve();
-      }, ms);
-      this.wakeSleeper = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    if (this.running) this.job.wake();
   }
 
   /** LISTEN for new outbox rows so deliveries start at once instead of at the next poll; polling covers gaps. */

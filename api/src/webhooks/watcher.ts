@@ -1,5 +1,6 @@
 // The confirmation watcher: turns chain facts the indexer holds at the configured depth into outbox events.
-import { Periodic } from "../periodic";
+import type { Job, JobHealth } from "../jobs/job";
+import { PeriodicJob } from "../jobs/periodic-job";
 import { finalBlockUpTo } from "../chain/finality";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
@@ -30,21 +31,24 @@ const STALE_FACT_DAYS = 30;
 
 export type WatcherOptions = { db: Knex; config: Config; logger: Logger; intervalMs: number };
 
-export class ConfirmationWatcher {
-  private readonly periodic: Periodic;
+export class ConfirmationWatcher implements Job {
+  readonly name = "confirmation-watcher";
+  private readonly job: PeriodicJob<number>;
 
   constructor(private readonly options: WatcherOptions) {
-    this.periodic = new Periodic(() => this.tick(), options.intervalMs, (error) =>
-      options.logger.error({ err: error }, "confirmation watcher tick failed"),
-    );
+    this.job = new PeriodicJob({ name: this.name, run: () => this.tick(), intervalMs: options.intervalMs, logger: options.logger });
   }
 
   start(): void {
-    this.periodic.start();
+    this.job.start();
   }
 
   stop(): Promise<void> {
-    return this.periodic.stop();
+    return this.job.stop();
+  }
+
+  health(): JobHealth {
+    return this.job.health();
   }
 
   /** One pass; returns how many events it enqueued. Exposed so tests and tools can drive the watcher directly. */

@@ -13,7 +13,7 @@ import { brandProfileUrl } from "../../links";
 import { defineRoute, HTML, mountRoutes } from "../define-route";
 import { slugParam, uidParam } from "./schemas";
 import { orderPageRoutes, purchaseOffer } from "./order-pages";
-import { clientKeyOf, SCAN_COUNTING, ScanRecorder } from "../../scans/scan-recorder";
+import { clientKeyOf, SCAN_COUNTING } from "../../scans/scan-recorder";
 import { brandProfile } from "../../brands/brand-profile";
 import { qrSvg } from "../../pages/qr-code";
 import { passportPage, type PassportPage } from "../../passports/passport-page";
@@ -76,7 +76,7 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
 
 export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   const { config, logger } = deps;
-  const scans = deps.scanRecorder ?? new ScanRecorder(deps);
+  const scans = deps.scanRecorder;
   const passportErrors = htmlErrors(logger, PASSPORT_ERRORS);
   const passportResponses = {
     "200": HTML("HTML page"),

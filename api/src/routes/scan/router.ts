@@ -4,7 +4,7 @@ import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { passportPage } from "../../passports/passport-page";
-import { clientKeyOf, ScanRecorder } from "../../scans/scan-recorder";
+import { clientKeyOf } from "../../scans/scan-recorder";
 import { checkTap, UNVERIFIED_TAP } from "../../tags/verification";
 import { defineRoute, mountRoutes } from "../define-route";
 import { clientRegionOf } from "./client-region";
@@ -12,7 +12,7 @@ import { presentScanVerdict } from "./presenter";
 import { SCAN_VERDICT_EXAMPLE, scanVerdictSchema, sunQuery, uidParam } from "./schemas";
 
 export function scanRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const scans = deps.scanRecorder ?? new ScanRecorder(deps);
+  const scans = deps.scanRecorder;
   return mountRoutes(deps, openapi, [
     defineRoute({
       method: "get",

@@ -85,7 +85,7 @@ export function accountRoutes(deps: AppDeps): Route[] {
       handler: async (ctx) => {
         const brand = ctx.state.brand;
         // Leased calls go back and buffered endpoint counts are written first, so the figures are exact.
-        await deps.callMeter?.settle(brand.id);
+        await deps.callMeter.settle(brand.id);
         ok(ctx, presentUsage(brand, await monthlyUsage(db, brand.id)));
       },
     }),

@@ -2,7 +2,6 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
 import type { AppDeps, AppState } from "../../../deps";
-import { mailerFor } from "../../../mail/mailer";
 import { clearSessionCookie, CsrfError, sameOrigin as isSameOrigin, setSessionCookie } from "../../../middleware/brand-session";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import {
@@ -30,7 +29,7 @@ import {
 } from "./schemas";
 
 export function dashboardSessionRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const mail = { db: deps.db, config: deps.config, mailer: deps.mailer ?? mailerFor(deps.config) };
+  const mail = { db: deps.db, config: deps.config, mailer: deps.mailer };
   // The routes a signed-out browser calls: no session to carry a CSRF token yet, so they refuse other sites' origins.
   const ownOrigin = new URL(deps.config.publicBaseUrl).origin;
   const sameOrigin: Middleware<AppState> = async (ctx, next) => {

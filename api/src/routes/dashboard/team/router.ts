@@ -2,7 +2,6 @@
 import type Router from "@koa/router";
 import { auditLog } from "../../../audit/service";
 import type { AppDeps, AppState } from "../../../deps";
-import { mailerFor } from "../../../mail/mailer";
 import { errorResponse, type OpenApiRegistry } from "../../../openapi/registry";
 import { actorOf, changeRole, inviteMember, listTeam, removeMember } from "../../../team/service";
 import { defineRoute, mountRoutes } from "../../define-route";
@@ -11,7 +10,7 @@ import { presentAudit, presentMember } from "./presenter";
 import { auditQuery, auditSchema, invitationSchema, inviteBody, memberParams, memberSchema, roleBody } from "./schemas";
 
 export function dashboardTeamRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  const mail = { db: deps.db, config: deps.config, mailer: deps.mailer ?? mailerFor(deps.config) };
+  const mail = { db: deps.db, config: deps.config, mailer: deps.mailer };
   return mountRoutes(deps, openapi, [
     defineRoute({
       method: "get",

@@ -53,7 +53,7 @@ export function v1UsageRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         const brand = ctx.state.brand;
         // Scoped by the authenticated brand only: no parameter can name another brand.
         // Unused leased calls go back and buffered endpoint counts are written first, so the figures are exact.
-        await deps.callMeter?.settle(brand.id);
+        await deps.callMeter.settle(brand.id);
         const usage = await monthlyUsage(deps.db, brand.id);
         ctx.set(usageHeaders(brand, usage));
         ctx.set("Cache-Control", "no-store");
