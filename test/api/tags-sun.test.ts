@@ -12,10 +12,9 @@ import {
   PICC_DATA_TAG,
   sdmMac,
   sessionEncKey,
-  verifyPlainSun,
-  verifySun,
   type SunKeys,
 } from "../../api/src/tags/sun";
+import { verifyPlainSun, verifySun } from "../support/sun";
 import { emulateTap, scanUrlOf } from "../../scripts/lib/tap-emulator";
 
 const hex = (value: string) => Buffer.from(value, "hex");

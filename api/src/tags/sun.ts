@@ -41,7 +41,6 @@ const ENC_MAC_SEPARATOR = "&cmac=";
 
 const HEX_32 = /^[0-9A-Fa-f]{32}$/;
 const HEX_16 = /^[0-9A-Fa-f]{16}$/;
-const HEX_UID = /^[0-9A-Fa-f]{14}$/;
 const HEX_BLOCKS = /^(?:[0-9A-Fa-f]{32})+$/;
 
 /** AES-128 of one block, no chaining: the building block of CMAC's subkeys and of the file-data IV. */
@@ -160,29 +159,6 @@ export function verifySunMessage(message: SunMessage, keys: SunKeys, options: { 
   const fileDecipher = createDecipheriv("aes-128-cbc", sessionEnc, fileDataIv(sessionEnc, counterBytes));
   fileDecipher.setAutoPadding(false);
   return { ok: true, uid: uidHex, counter, fileData: fileDecipher.update(message.enc) };
-}
-
-/** parseSunParams then verifySunMessage: the whole check of a scan URL's query under one tag's keys. */
-export function verifySun(query: { picc_data?: unknown; cmac?: unknown; enc?: unknown }, keys: SunKeys, options: { expectedUid?: string } = {}): SunResult {
-  const parsed = parseSunParams(query);
-  return parsed.ok ? verifySunMessage(parsed.message, keys, options) : parsed;
-}
-
-/**
- * Verifies a tap of a tag that mirrors UID and counter in clear (`uid=<14 hex>&ctr=<6 hex>&cmac=<16 hex>`, the counter
- * big-endian as NXP prints it): the same MAC, no encryption. Only for tags configured that way; we provision
- * encrypted PICCData, which does not show the UID to whoever reads the URL.
- */
-export function verifyPlainSun(query: { uid?: unknown; ctr?: unknown; cmac?: unknown }, sdmFileRead: Buffer): SunResult {
-  assertAesKey(sdmFileRead);
-  const { uid, ctr, cmac } = query;
-  if (typeof uid !== "string" || !HEX_UID.test(uid)) return { ok: false, reason: "format" };
-  if (typeof ctr !== "string" || !/^[0-9A-Fa-f]{6}$/.test(ctr)) return { ok: false, reason: "format" };
-  if (typeof cmac !== "string" || !HEX_16.test(cmac)) return { ok: false, reason: "format" };
-  const counterBytes = Buffer.from(ctr, "hex").reverse();
-  const expected = sdmMac(sdmFileRead, Buffer.from(uid, "hex"), counterBytes, Buffer.alloc(0));
-  if (!timingSafeEqual(expected, Buffer.from(cmac, "hex"))) return { ok: false, reason: "mac" };
-  return { ok: true, uid: uid.toUpperCase(), counter: counterBytes.readUIntLE(0, 3) };
 }
 
 /** A key of the wrong size is a programming error (keys come from a TagKeyProvider), never a tap's fault. */
