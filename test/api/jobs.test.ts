@@ -1,11 +1,17 @@
 // Background jobs (api/src/jobs): a failing job backs off and says so, stop waits for the run in progress and tells
-// it to finish, claim-and-work keeps to its worker pool.
+// it to finish, claim-and-work keeps to its worker pool, and /readyz shows each job of the process (real Postgres,
+// a chain nobody answers on).
 import { expect } from "chai";
+import { assembleService, type Service } from "../../api/src/assemble";
+import { loadConfig } from "../../api/src/config";
 import { claimAndWork } from "../../api/src/jobs/claim-and-work";
 import { FAILING_AFTER } from "../../api/src/jobs/job";
 import { PeriodicJob } from "../../api/src/jobs/periodic-job";
 import { JobRunner } from "../../api/src/jobs/runner";
 import { createLogger } from "../../api/src/logger";
+import { freePort } from "../../scripts/lib/processes";
+import { json } from "../support/http";
+import { createTestDatabase } from "../support/hooks";
 
 const silent = createLogger("silent");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,5 +154,41 @@ describe("background jobs", () => {
     await runner.stop();
     expect(order.slice(2)).to.deep.equal(["stop b", "stop a"]);
     expect(Object.keys(runner.health())).to.deep.equal(["a", "b"]);
+  });
+
+  describe("/readyz", () => {
+    let service: Service;
+
+    before(async () => {
+      // Nothing answers on the chain's port: the ledger monitor's runs fail, the mint pump's (no claims) succeed.
+      const port = await freePort();
+      const config = loadConfig({
+        SERVICE_MODE: "local",
+        LOG_LEVEL: "silent",
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        DATABASE_URL: await createTestDatabase("jobs"),
+        RPC_URL: `http://127.0.0.1:${await freePort()}`,
+        CHAIN_MONITOR_INTERVAL_MS: "20",
+      });
+      service = await assembleService(config, { http: { host: "127.0.0.1", port }, jobs: ["mint-pump", "ledger-monitor", "call-meter-flush"], poolSize: 5 });
+    });
+    after(() => service?.stop());
+
+    it("shows each job of the process with its figures, a failing one with its error", async () => {
+      await until("the monitor to fail three times", () => service.jobs.health()["ledger-monitor"]!.consecutive_failures >= FAILING_AFTER);
+      await until("the pump to succeed", () => service.jobs.health()["mint-pump"]!.last_success_at !== null);
+      const res = await fetch(`${service.url}/readyz`);
+      const body = await json(res);
+      expect(Object.keys(body.jobs)).to.have.members(["mint-pump", "ledger-monitor", "call-meter-flush"]);
+      const monitor = body.jobs["ledger-monitor"];
+      expect(monitor).to.include({ ok: false, running: true, last_success_at: null });
+      expect(monitor.consecutive_failures).to.be.at.least(FAILING_AFTER);
+      expect(monitor.last_error).to.be.a("string").and.not.equal("");
+      expect(body.jobs["mint-pump"]).to.include({ ok: true, running: true, consecutive_failures: 0 });
+      // The chain is down, which is what makes it not ready; a failing job alone does not.
+      expect(res.status).to.equal(503);
+      expect(body.checks.chain.ok).to.equal(false);
+    });
   });
 });

@@ -1,4 +1,6 @@
-// Readiness of the service: Postgres answers, the chain answers, and the indexer has caught up with the chain head.
+// Readiness of the service: Postgres answers, the chain answers, and the indexer has caught up with the chain head;
+// with the health of each background job of this process beside it. A failing job is reported, not a reason to take
+// the process out of a load balancer: its requests are still served, and another process runs its jobs too.
 import type { AppDeps } from "../deps";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { redactUrls } from "../redact";
@@ -9,7 +11,7 @@ export type Check = { ok: boolean; detail?: string; [key: string]: unknown };
 const CHECK_TIMEOUT_MS = 2000;
 
 /** Each check bounded in time; ready when all three are ok. */
-export async function readiness(deps: Pick<AppDeps, "db" | "provider" | "config">) {
+export async function readiness(deps: Pick<AppDeps, "db" | "provider" | "config" | "jobs">) {
   const [database, chain] = await Promise.all([
     check(async () => {
       await pingDatabase(deps.db);
@@ -37,7 +39,7 @@ export async function readiness(deps: Pick<AppDeps, "db" | "provider" | "config"
       ...(ok ? {} : { detail: lag === undefined ? "chain head unknown" : `${lag} blocks behind the chain head` }),
     };
   });
-  return { ready: database.ok && chain.ok && indexer.ok, checks: { database, chain, indexer } };
+  return { ready: database.ok && chain.ok && indexer.ok, checks: { database, chain, indexer }, jobs: deps.jobs.health() };
 }
 
 async function check(run: () => Promise<Check>): Promise<Check> {

@@ -27,7 +27,7 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
       operationId: "getReadiness",
       tag: "Operations",
       auth: "public",
-      summary: "Readiness: Postgres answers, the chain answers and the indexer has caught up with the chain head",
+      summary: "Readiness: Postgres answers, the chain answers and the indexer has caught up with the chain head; the health of each background job",
       responses: {
         "200": {
           description: "ready",
@@ -38,6 +38,17 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
               database: { ok: true },
               chain: { ok: true, head_block: 42, deep_reorgs_last_day: 0 },
               indexer: { ok: true, indexed_block: 42, lag_blocks: 0 },
+            },
+            jobs: {
+              "mint-pump": {
+                ok: true,
+                running: true,
+                runs: 120,
+                consecutive_failures: 0,
+                last_success_at: "2026-01-01T12:00:00.000Z",
+                last_failure_at: null,
+                last_error: null,
+              },
             },
           },
         },
@@ -51,14 +62,15 @@ export function healthRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
               chain: { ok: true, head_block: 42, deep_reorgs_last_day: 0 },
               indexer: { ok: false, detail: "the indexer has not published its views yet" },
             },
+            jobs: {},
           },
         },
       },
       handler: async (ctx) => {
-        const { ready, checks } = await readiness(deps);
+        const { ready, checks, jobs } = await readiness(deps);
         ctx.set("Cache-Control", "no-store");
         ctx.status = ready ? 200 : 503;
-        ctx.body = { status: ready ? "ready" : "not_ready", checks };
+        ctx.body = { status: ready ? "ready" : "not_ready", checks, jobs };
       },
     }),
   ]);

@@ -16,10 +16,28 @@ const checkSchema = (measures: Record<string, JsonSchema>): JsonSchema => ({
   properties: { ok: { type: "boolean" }, detail: { type: "string", description: "what failed" }, ...measures },
 });
 
+const nullableTime: JsonSchema = { type: ["string", "null"], format: "date-time", maxLength: 30 };
+
+/** A job's health figure (jobs/job.ts JobHealth). */
+const jobHealthSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["ok", "running", "runs", "consecutive_failures", "last_success_at", "last_failure_at", "last_error"],
+  properties: {
+    ok: { type: "boolean", description: "false after 3 failed runs in a row" },
+    running: { type: "boolean" },
+    runs: { type: "integer", minimum: 0 },
+    consecutive_failures: { type: "integer", minimum: 0 },
+    last_success_at: nullableTime,
+    last_failure_at: nullableTime,
+    last_error: { type: ["string", "null"], maxLength: 500 },
+  },
+};
+
 export const readinessSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["status", "checks"],
+  required: ["status", "checks", "jobs"],
   properties: {
     status: { enum: ["ready", "not_ready"] },
     checks: {
@@ -34,6 +52,11 @@ export const readinessSchema: JsonSchema = {
         }),
         indexer: checkSchema({ indexed_block: { type: "integer", minimum: 0 }, lag_blocks: { type: "integer", minimum: 0 } }),
       },
+    },
+    jobs: {
+      type: "object",
+      description: "each background job of this process (api/src/jobs), by name; a failing job does not make the process not ready",
+      additionalProperties: jobHealthSchema,
     },
   },
 };
