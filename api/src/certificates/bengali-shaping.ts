@@ -91,8 +91,16 @@ export function woffToSfnt(woff: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/**
+ * Shaped runs kept per face, least recently used out first. Runs come from brand-written text (names, descriptions),
+ * so the cache is bounded: 2,000 runs of at most 200 characters is a few megabytes at worst, and holds every label
+ * and name a busy day of certificates repeats. A longer run is shaped each time and not kept.
+ */
+export const SHAPING_CACHE = Object.freeze({ runs: 2_000, maxRunLength: 200 });
+
 /** A Bengali face: its OpenType bytes (to embed) and a HarfBuzz font over the same bytes (to shape). */
 export class BengaliFace {
+  /** text → its glyphs, least recently used first (a Map keeps insertion order; a hit is moved to the end). */
   private readonly shaped = new Map<string, ShapedGlyph[]>();
 
   constructor(
@@ -100,12 +108,22 @@ export class BengaliFace {
     private readonly hb: HarfBuzz,
     private readonly font: HbFont,
     readonly upem: number,
+    private readonly cacheLimits: { runs: number; maxRunLength: number } = SHAPING_CACHE,
   ) {}
+
+  /** How many shaped runs are kept. */
+  get cachedRuns(): number {
+    return this.shaped.size;
+  }
 
   /** Glyphs of a Bengali run in visual order, as HarfBuzz shapes it (script and language Bengali, left to right). */
   shape(text: string): ShapedGlyph[] {
     let glyphs = this.shaped.get(text);
-    if (glyphs) return glyphs;
+    if (glyphs) {
+      this.shaped.delete(text);
+      this.shaped.set(text, glyphs);
+      return glyphs;
+    }
     const buffer = new this.hb.Buffer();
     buffer.addText(text);
     buffer.guessSegmentProperties();
@@ -117,7 +135,10 @@ export class BengaliFace {
       dx: positions[i]!.xOffset,
       dy: positions[i]!.yOffset,
     }));
-    this.shaped.set(text, glyphs);
+    if (text.length <= this.cacheLimits.maxRunLength) {
+      this.shaped.set(text, glyphs);
+      if (this.shaped.size > this.cacheLimits.runs) this.shaped.delete(this.shaped.keys().next().value!);
+    }
     return glyphs;
   }
 
