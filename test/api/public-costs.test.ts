@@ -7,11 +7,11 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { buildApp } from "../../api/src/app";
 import { setBranding } from "../../api/src/brands/branding";
-import { certificateRenders } from "../../api/src/certificates/pdf";
 import { createProvider } from "../../api/src/chain/provider";
 import { createLogger } from "../../api/src/logger";
 import { EXPLORER_LOOKUPS } from "../../api/src/chain/transaction-lookup";
 import { waitFor } from "../../scripts/lib/processes";
+import { certificateRenders } from "../support/certificate-renders";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 

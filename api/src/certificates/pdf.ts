@@ -25,7 +25,6 @@ export type CertificatePdfInput = {
   lang?: Lang;
 };
 
-export const CERTIFICATE_TITLE = messagesFor(DEFAULT_LANG).pdfTitle;
 const PRODUCER = "Passport Registry";
 const DEFAULT_BRAND_COLOR = "#1F3A5F";
 
@@ -78,17 +77,9 @@ export function certificateDigest(input: CertificatePdfInput): string {
   return createHash("sha256").update(JSON.stringify(shown)).digest("base64url");
 }
 
-let renders = 0;
-
-/** How many certificates this process has rendered: the expensive step, which caching exists to avoid. */
-export function certificateRenders(): number {
-  return renders;
-}
-
 /** Renders the certificate; the same input always gives the same bytes (the caller derives an ETag from the input). */
 export async function renderCertificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
   if (Number.isNaN(input.issuedAt.getTime())) throw new RangeError("issuedAt is not a valid date");
-  renders += 1;
 
   const lang = input.lang ?? DEFAULT_LANG;
   const t = messagesFor(lang);
