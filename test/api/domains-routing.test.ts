@@ -15,18 +15,21 @@ import { createTestDatabase } from "../support/hooks";
 
 type Answer = { status: number; type: string; body: string };
 
-/** GET `path` from the API at `base` with the Host header `host` (fetch cannot set Host). */
-function visit(base: string, host: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+/** GET `path` (or POST `body` as JSON) from the API at `base` with the Host header `host` (fetch cannot set Host). */
+function visit(base: string, host: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
   const url = new URL(base);
+  const sent = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path, headers: { Host: host, ...headers } }, (response) => {
+    const method = sent === undefined ? "GET" : "POST";
+    const json = sent === undefined ? {} : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(sent)) };
+    const request = http.request({ host: url.hostname, port: url.port, path, method, headers: { Host: host, ...json, ...headers } }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (body += chunk));
       response.on("end", () => resolve({ status: response.statusCode!, type: String(response.headers["content-type"] ?? ""), body }));
     });
     request.on("error", reject);
-    request.end();
+    request.end(sent);
   });
 }
 
@@ -54,6 +57,12 @@ describe("routing by host, and the TLS ask endpoint", () => {
       await insertDomain(api.db, { brandId, hostname, verifyToken: "0".repeat(32) });
     }
     await api.db("app.custom_domains").where({ hostname: CUSTOM }).update({ status: "verified", verified_at: api.db.fn.now(), next_check_at: null });
+    // Both brands sell on their scan pages, by Cash QR.
+    for (const brand of [alpha, beta]) {
+      const owner = await dashboardClient(api.url, api.db, brand.id, "owner");
+      expect((await owner.call("/api/dashboard/sales", { method: "PUT", json: { enabled: true } })).status).to.equal(200);
+      expect((await owner.call("/api/dashboard/gateway-keys/cash_qr", { method: "PUT", json: { enabled: true } })).status).to.equal(200);
+    }
   });
   after(async () => {
     await tls?.close();
@@ -62,6 +71,8 @@ describe("routing by host, and the TLS ask endpoint", () => {
 
   const get = (host: string, path: string, headers?: Record<string, string>) => visit(api.url, host, path, headers);
   const errorOf = (answer: Answer) => (JSON.parse(answer.body) as { error: { code: string; message: string } }).error;
+  /** The error without its request id: what says whether a thing exists. */
+  const said = (answer: Answer) => ({ status: answer.status, code: errorOf(answer).code, message: errorOf(answer).message });
 
   for (const host of ["alpha-wear.localhost", CUSTOM]) {
     describe(`on ${host}`, () => {
@@ -101,6 +112,33 @@ describe("routing by host, and the TLS ask endpoint", () => {
         const profile = await get(host, `/brand/${beta.slug}`);
         expect(profile.status).to.equal(404);
         expect(profile.body).to.contain("There is no brand profile at this address.");
+      });
+
+      it("sells and shows orders of the brand's own products only: another brand's product or order is 404 as an unknown one", async () => {
+        const main = new URL(api.url).host;
+        const order = async (on: string, uid: string) => {
+          const answer = await visit(api.url, on, "/api/orders", {}, { uid, method: "cash_qr" });
+          expect(answer.status, `${uid} on ${on}: ${answer.body}`).to.equal(201);
+          return JSON.parse(answer.body).data as { order_id: string; order_secret: string };
+        };
+        const mine = await order(host, alpha.uid);
+        const theirs = await order(main, beta.uid);
+        const refused = await visit(api.url, host, "/api/orders", {}, { uid: beta.uid, method: "cash_qr" });
+        expect(refused.status).to.equal(404);
+        // The same answer as for a UID no product has.
+        expect(said(refused)).to.deep.equal(said(await visit(api.url, host, "/api/orders", {}, { uid: "ALPH-NOSUCHTHING", method: "cash_qr" })));
+        expect(errorOf(refused)).to.include({ code: "NOT_FOUND", message: "Product not found." });
+
+        const read = (on: string, placed: { order_id: string; order_secret: string }) => get(on, `/api/orders/${placed.order_id}`, { "X-Order-Secret": placed.order_secret });
+        expect((await read(host, mine)).status).to.equal(200);
+        expect(JSON.parse((await read(host, mine)).body).data.order_id).to.equal(mine.order_id);
+        const other = await read(host, theirs);
+        expect(other.status).to.equal(404);
+        expect(said(other)).to.deep.equal(said(await read(host, { ...theirs, order_secret: "wrong" })));
+        expect(errorOf(other)).to.include({ code: "NOT_FOUND", message: "Order not found." });
+        // The main site serves every brand's orders, as before.
+        expect((await read(main, theirs)).status).to.equal(200);
+        expect((await read(main, mine)).status).to.equal(200);
       });
 
       it("does not serve the main site's own routes there (v1 API, dashboard, docs, the ask endpoint)", async () => {

@@ -1,7 +1,8 @@
 // Routing by Host: a brand's subdomain (<slug>.<BASE_DOMAIN>) or verified custom domain serves only that brand. Its
 // home page is the brand's profile; its passports' pages, JSON, PDF and badge are served, another brand's UID answers
-// 404 as an unknown one would (an HTML page for pages, the JSON error otherwise); shoppers' order pages are served;
-// everything else (the v1 API, the dashboard, docs, operator routes) is the main site's only and answers 404 there.
+// 404 as an unknown one would (an HTML page for pages, the JSON error otherwise); shoppers' order pages and orders of
+// the brand's own products are served; everything else (the v1 API, the dashboard, docs, operator routes) is the main
+// site's only and answers 404 there.
 // A name of ours that serves nothing (an unknown subdomain; a custom domain pending, failed or removed) answers 404
 // for every path. Any other host is the main site, as before; the main host costs no lookup (domains/site-hosts.ts).
 import type { Context, Middleware, Next } from "koa";
@@ -41,8 +42,10 @@ const BRAND_SITE_ROUTES: readonly BrandSiteRoute[] = [
   { path: /^\/brand\/([^/]+)\/?$/i, owner: "slug", refusal: { answer: "page", notFound: BRAND_ERRORS.notFound } },
   { path: /^\/brand-assets\/([^/]+)\/[^/]+\/?$/i, owner: "slug", refusal: { answer: "json", notFound: "Logo not found." } },
   { path: /^\/embed\/badge\.js$/i, owner: "none", refusal: NO_ROUTE_JSON },
-  // Buying from the scan page (issue 13): the order API it posts to, the shopper's order page and its script.
-  { path: /^\/api\/orders(?:\/[^/]+)*\/?$/i, owner: "none", refusal: NO_ROUTE_JSON },
+  // Buying from the scan page (issue 13): the order API it posts to, the shopper's order page and its script. The
+  // order API scopes itself to the host's brand (routes/orders/router.ts): another brand's product or order is not
+  // found there. The page is the same for every order id, so it tells nothing; it reads the order through the API.
+  { path: /^\/api\/orders(?:\/[^/]+)?\/?$/i, owner: "none", refusal: NO_ROUTE_JSON },
   { path: /^\/orders\/[^/]+\/?$/i, owner: "none", refusal: NO_ROUTE_JSON },
   { path: /^\/assets\/[^/]+$/i, owner: "none", refusal: NO_ROUTE_JSON },
   // The Bengali web font of the pages (issue 16; routes/pages/font-assets.ts).

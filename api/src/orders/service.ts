@@ -42,7 +42,11 @@ export type NextStep = { type: "redirect"; url: string } | { type: "cash_qr"; co
 
 export type PlacedOrder = { order: OrderRecord; secret: string; next: NextStep };
 
-export type OrderRequest = { uid: string; method: PaymentMethod; contact?: OrderContact; clientIp: string };
+/**
+ * `siteBrandId`: the brand whose own host (subdomain or custom domain) the order is placed on; there, another brand's
+ * product is not found, as on its scan pages.
+ */
+export type OrderRequest = { uid: string; method: PaymentMethod; contact?: OrderContact; clientIp: string; siteBrandId?: number };
 
 /** The methods a brand offers for a product on its scan page, in a fixed order; none when it does not sell it. */
 export async function availableMethods(deps: { db: Knex; config: Pick<Config, "payments"> }, brandId: number, product: { price: string; currency: string }): Promise<Array<{ method: PaymentMethod; label: string }>> {
@@ -59,7 +63,7 @@ export async function availableMethods(deps: { db: Knex; config: Pick<Config, "p
  */
 export async function placeOrder(deps: OrderDeps, request: OrderRequest): Promise<PlacedOrder> {
   const product = await findProductByUid(deps.db, request.uid);
-  if (!product) throw new NotFoundError("Product");
+  if (!product || (request.siteBrandId !== undefined && product.brand_id !== request.siteBrandId)) throw new NotFoundError("Product");
   const brand = await findBrandSales(deps.db, product.brand_id);
   const notSelling = brand ? salesProblem(brand, product) : "the brand does not exist";
   if (!brand || notSelling) throw new SalesDisabledError(`This product cannot be bought here: ${notSelling}.`);
@@ -133,9 +137,14 @@ export async function chargeClientBudget(deps: { db: Knex; config: Pick<Config, 
 }
 
 /** An order as its shopper may read it: the secret must match, else it is "not found" (its existence is not told). */
-export async function shopperOrder(deps: { db: Knex; config: Pick<Config, "secretsKey"> }, id: string, secret: string | undefined): Promise<OrderRecord> {
+export async function shopperOrder(
+  deps: { db: Knex; config: Pick<Config, "secretsKey"> },
+  id: string,
+  secret: string | undefined,
+  siteBrandId?: number,
+): Promise<OrderRecord> {
   const valid = secret !== undefined && isOrderSecret(deps.config, id, secret);
-  const order = valid ? await findOrder(deps.db, id) : undefined;
+  const order = valid ? await findOrder(deps.db, id, siteBrandId) : undefined;
   if (!order) throw new NotFoundError("Order");
   return order;
 }

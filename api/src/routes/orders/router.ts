@@ -133,7 +133,7 @@ export function ordersRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
       },
       handler: async (ctx) => {
         const { uid, method, contact } = ctx.state.input;
-        const placed = await placeOrder(deps, { uid, method, contact: contact && { ...contact }, clientIp: ctx.ip });
+        const placed = await placeOrder(deps, { uid, method, contact: contact && { ...contact }, clientIp: ctx.ip, siteBrandId: ctx.state.siteBrand?.id });
         ctx.set("Cache-Control", "no-store");
         ok(ctx, await presentPlacedOrder(config, placed), 201);
       },
@@ -159,7 +159,7 @@ export function ordersRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<Ap
         "429": errorResponse("RATE_LIMIT: too many reads from this address this hour"),
       },
       handler: async (ctx) => {
-        const order = await shopperOrder(deps, ctx.params.order_id, ctx.get("X-Order-Secret") || ctx.query.s);
+        const order = await shopperOrder(deps, ctx.params.order_id, ctx.get("X-Order-Secret") || ctx.query.s, ctx.state.siteBrand?.id);
         ctx.set("Cache-Control", "no-store");
         ok(ctx, presentShopperOrder(order));
       },
