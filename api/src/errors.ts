@@ -14,15 +14,37 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * 401 MISSING_KEY: a credential header of spec 5 is absent, so nothing was checked: no Authorization header (or an
+ * empty bearer), or no X-Service-Brand (the key is valid only with its brand's slug). Which one is named.
+ */
 export class MissingKeyError extends AppError {
-  constructor() {
-    super(401, "MISSING_KEY", "Send your API key as 'Authorization: Bearer <key>'.");
+  constructor(header: "Authorization" | "X-Service-Brand" = "Authorization") {
+    super(
+      401,
+      "MISSING_KEY",
+      header === "Authorization"
+        ? "Send your API key as 'Authorization: Bearer <key>'."
+        : "The X-Service-Brand header is missing: send your brand's slug with your API key ('X-Service-Brand: <slug>').",
+      [{ field: header, problem: "is required" }],
+    );
   }
 }
 
+/**
+ * 401 INVALID_KEY: credentials were sent and are wrong: an unknown, revoked or other brand's key (one message for
+ * all, so the answer tells nothing about other brands), or an Authorization header that is not "Bearer <key>".
+ */
 export class InvalidKeyError extends AppError {
-  constructor() {
-    super(401, "INVALID_KEY", "The API key is not valid for this brand.");
+  constructor(problem: "key" | "scheme" = "key") {
+    super(
+      401,
+      "INVALID_KEY",
+      problem === "key"
+        ? "The API key is not valid for this brand."
+        : "The Authorization header is not 'Bearer <key>': send your API key after the word Bearer and one space.",
+      problem === "key" ? undefined : [{ field: "Authorization", problem: "must be 'Bearer <key>'" }],
+    );
   }
 }
 

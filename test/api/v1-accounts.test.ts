@@ -109,15 +109,45 @@ describe("v1 brand accounts, keys, limits and usage", () => {
 
     it("answers 401 MISSING_KEY without an Authorization header (or with an empty bearer)", async () => {
       const b = await newBrand();
-      await expectError(await call("/api/v1/brand", { "X-Service-Brand": b.slug }), 401, "MISSING_KEY");
+      const none = await expectError(await call("/api/v1/brand", { "X-Service-Brand": b.slug }), 401, "MISSING_KEY");
+      expect(none.error.details).to.deep.equal([{ field: "Authorization", problem: "is required" }]);
       await expectError(await call("/api/v1/brand", { Authorization: "Bearer ", "X-Service-Brand": b.slug }), 401, "MISSING_KEY");
     });
 
-    it("answers 401 INVALID_KEY for a wrong key, a missing slug and another brand's key, and counts none of them", async () => {
+    it("answers 401 MISSING_KEY naming X-Service-Brand for a valid key sent without it (or with a blank one), and counts it as no failure", async () => {
+      const b = await newBrand();
+      for (const headers of [{ Authorization: `Bearer ${b.key}` }, { Authorization: `Bearer ${b.key}`, "X-Service-Brand": "  " }]) {
+        const body = await expectError(await call("/api/v1/brand", headers), 401, "MISSING_KEY");
+        expect(body.error.message).to.include("X-Service-Brand");
+        expect(body.error.message).to.not.equal("The API key is not valid for this brand.");
+        expect(body.error.details).to.deep.equal([{ field: "X-Service-Brand", problem: "is required" }]);
+      }
+      // A missing header is a client's configuration, not a guess: the invalid-key throttle does not count it.
+      const failures = await api.db("app.auth_failures").where("key", "like", "apikey:ip:%").sum<Array<{ n: string | null }>>({ n: "failures" });
+      const before = Number(failures[0]?.n ?? 0);
+      await call("/api/v1/brand", { Authorization: `Bearer ${b.key}` });
+      const after = await api.db("app.auth_failures").where("key", "like", "apikey:ip:%").sum<Array<{ n: string | null }>>({ n: "failures" });
+      expect(Number(after[0]?.n ?? 0)).to.equal(before);
+      expect((await usageOf(b.brand.id)).callsThisMonth).to.equal(0);
+    });
+
+    it("answers 401 INVALID_KEY saying so for an Authorization header that is not 'Bearer <key>'", async () => {
+      const b = await newBrand();
+      for (const authorization of [b.key, `Basic ${b.key}`, `Bearer${b.key}`, `Token ${b.key}`]) {
+        const body = await expectError(await call("/api/v1/brand", { Authorization: authorization, "X-Service-Brand": b.slug }), 401, "INVALID_KEY");
+        expect(body.error.message, authorization.slice(0, 12)).to.include("Bearer <key>");
+        expect(body.error.details).to.deep.equal([{ field: "Authorization", problem: "must be 'Bearer <key>'" }]);
+      }
+      // A wrong key in the right form keeps the one answer that tells nothing about other brands.
+      const wrong = await expectError(await call("/api/v1/brand", { ...as(b), Authorization: `Bearer ${b.key}x` }), 401, "INVALID_KEY");
+      expect(wrong.error.message).to.equal("The API key is not valid for this brand.");
+      expect(wrong.error.details).to.equal(undefined);
+    });
+
+    it("answers 401 INVALID_KEY for a wrong key, another scheme and another brand's key, and counts none of them", async () => {
       const a = await newBrand();
       const b = await newBrand();
       await expectError(await call("/api/v1/brand", { ...as(a), Authorization: `Bearer ${a.key}x` }), 401, "INVALID_KEY");
-      await expectError(await call("/api/v1/brand", { Authorization: `Bearer ${a.key}` }), 401, "INVALID_KEY");
       await expectError(await call("/api/v1/brand", { Authorization: `Basic ${a.key}`, "X-Service-Brand": a.slug }), 401, "INVALID_KEY");
       const crossed = await call("/api/v1/brand", { Authorization: `Bearer ${a.key}`, "X-Service-Brand": b.slug });
       await expectError(crossed, 401, "INVALID_KEY");

@@ -55,19 +55,21 @@ function contextOf(brand: BrandRecord): Readonly<BrandContext> {
 }
 
 /**
- * Order: MISSING_KEY (nothing to check, not a failure); then the key and slug, any mismatch being INVALID_KEY (the
- * same answer for an unknown key, a revoked key and a key of another brand, so the answer tells nothing about other
- * brands), or 429 RATE_LIMIT once the client address is locked for too many invalid keys; last BRAND_INACTIVE,
- * which only the holder of a valid key learns.
+ * Order: MISSING_KEY naming the absent header (Authorization, then X-Service-Brand: nothing to check, not a failure);
+ * then the credentials, anything wrong being INVALID_KEY: an Authorization header that is not "Bearer <key>" says so;
+ * an unknown key, a revoked key and a key of another brand get one answer, so it tells nothing about other brands.
+ * Wrong credentials count against the client address, which gets 429 RATE_LIMIT once locked. Last BRAND_INACTIVE,
+ * which only the holder of a valid key learns. (docs/brand-api.md, "Authentication errors".)
  */
 export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLIENT_POLICY): Middleware<AppState> {
   return async (ctx, next) => {
     const headers = ctx.req.headers;
     const credentials = parseAuthorization(headers.authorization ?? "");
-    if (credentials.kind === "none") throw new MissingKeyError();
-
+    if (credentials.kind === "none") throw new MissingKeyError("Authorization");
     const slug = String(headers["x-service-brand"] ?? "").trim().toLowerCase();
-    const brand = credentials.kind === "bearer" && slug ? await brandForKey(deps.db, credentials.token, deps.keyCache) : undefined;
+    if (credentials.kind === "bearer" && !slug) throw new MissingKeyError("X-Service-Brand");
+
+    const brand = credentials.kind === "bearer" ? await brandForKey(deps.db, credentials.token, deps.keyCache) : undefined;
     if (!brand || brand.slug !== slug) {
       // The lock is read only for a failed key: a valid key is not the guessing the lock stops, and this keeps the
       // lock check off the path of every valid request. A locked address still learns nothing: it gets 429.
@@ -75,7 +77,7 @@ export function requireBrand(deps: AppDeps, policy: ThrottlePolicy = API_KEY_CLI
       await assertNotLocked(deps.db, [clientKey]);
       const delayMs = await recordFailure(deps.db, [{ key: clientKey, policy }]);
       await sleep(delayMs);
-      throw new InvalidKeyError();
+      throw new InvalidKeyError(credentials.kind === "bearer" ? "key" : "scheme");
     }
     if (brand.status !== "active") throw new BrandInactiveError();
 

@@ -36,7 +36,7 @@ export const BRAND_HEADER: NonNullable<Operation["parameters"]>[number] = {
 
 /** Error responses every v1 operation can give before its own handler runs. */
 export const V1_ERRORS: Operation["responses"] = {
-  "401": errorResponse("MISSING_KEY: no Authorization header; INVALID_KEY: unknown or revoked key, missing X-Service-Brand, or a key of another brand"),
+  "401": errorResponse("MISSING_KEY: no Authorization header, or no X-Service-Brand (the error names which); INVALID_KEY: unknown or revoked key, a key of another brand, or an Authorization header that is not 'Bearer <key>'"),
   "403": errorResponse("BRAND_INACTIVE: the brand account is suspended"),
   "429": errorResponse(
     "RATE_LIMIT: hourly request limit reached, or too many invalid keys from this address; MONTHLY_LIMIT_REACHED: " +
