@@ -96,18 +96,17 @@ export class BkashGateway implements PaymentGateway {
 
   /**
    * The callback's status says what the shopper did; only "success" is acted on, by executing the payment, which is
-   * where bKash moves the money. Cancel and failure need no call: an unexecuted payment charges nothing. A second
-   * execute (a replayed callback) is answered 2062/2117 by bKash and settled from payment/status instead.
+   * where bKash moves the money. Cancel and failure are not believed alone (anyone who saw the paymentID can write
+   * that URL, and an execute whose answer was lost may have taken the money): bKash's payment/status decides, and a
+   * payment it still reports open stays pending. A second execute (a replayed callback) is answered 2062/2117 by
+   * bKash and settled from payment/status instead.
    */
   async complete(order: GatewayOrder, input: CallbackInput, creds: GatewayCredentials): Promise<Settlement> {
     const paymentID = input.query.paymentID;
     if (!order.gatewayPaymentId || paymentID !== order.gatewayPaymentId) {
       return { outcome: "mismatch", reason: "the callback names another bKash payment than this order's" };
     }
-    const status = input.query.status;
-    if (status === "cancel") return { outcome: "cancelled", reason: "The payment was cancelled at bKash." };
-    if (status === "failure") return { outcome: "failed", reason: "bKash reported that the payment failed." };
-    if (status !== "success") return this.verify(order, creds);
+    if (input.query.status !== "success") return this.verify(order, creds);
     const answer = await this.api(creds, "/execute", "bKash execute payment", { paymentID });
     const refused = refusal(answer.body);
     if (refused) {
