@@ -6,7 +6,7 @@ import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError } from "../errors";
 import { formatAmount } from "../payments/amounts";
 import { isCashToken } from "./order-secret";
-import { findOrder, type OrderRecord } from "./orders.repo";
+import { findOrder, listOrders, type OrderRecord } from "./orders.repo";
 import { actorName, applyTransition } from "./state-machine";
 
 /** The order a token opens; another brand's order is looked up (the cashier is told so) but never confirmed. */
@@ -48,4 +48,17 @@ export async function confirmCashOrder(db: Knex, brandId: number, actor: Actor, 
   const now = (await findOrder(db, orderId))!;
   if (now.paidAt === null) throw new ConflictError(`This order is ${now.state}; it cannot be confirmed.`);
   return { order: now, alreadyConfirmed: true };
+}
+
+/** How many waiting orders the till shows: a queue at one brand's tills, never a report. */
+export const TILL_LIMIT = 20;
+
+/**
+ * The brand's Cash QR orders waiting at the till (placed, not paid, not expired), newest first: what a cashier
+ * expects to be shown. Only these orders' product and amount, nothing else of the brand.
+ */
+export async function cashOrdersWaiting(db: Knex, brandId: number, now = new Date()): Promise<OrderRecord[]> {
+  // Expired orders the reconciliation job has not swept yet are pending still: they are left out, not shown as due.
+  const { orders } = await listOrders(db, brandId, { state: "pending", method: "cash_qr", limit: TILL_LIMIT * 2, offset: 0 });
+  return orders.filter((order) => order.expiresAt.getTime() > now.getTime()).slice(0, TILL_LIMIT);
 }

@@ -9,6 +9,11 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = {
   /** Overview, products, passports, scans, branding and plan usage: read only. */
   "dashboard.read": ["owner", "admin", "editor", "cashier", "viewer"],
+  /**
+   * The overview: this month's meters against the plan, products counted, the brand's recent activity. Brand-wide
+   * figures a cashier has no use for (their overview is the till: orders waiting for cash).
+   */
+  "overview.read": ["owner", "admin", "editor", "viewer"],
   /** Create, edit, import products; mark them lost, stolen or recovered. */
   "products.write": ["owner", "admin", "editor"],
   /** Mint a product's passport on chain (uses the certificate quota). */

@@ -9,6 +9,7 @@ import { brandOrder, brandOrders } from "../../../orders/service";
 import { actorOf } from "../../../team/service";
 import { defineRoute, mountRoutes } from "../../define-route";
 import { DASHBOARD_TAG, envelopeSchema, ok, pageOf } from "../base";
+import { tillRoutes } from "./till-routes";
 import { presentCashierLookup, presentGatewayKeys, presentOrder, presentOrderDetail } from "./presenter";
 import {
   cashierBody,
@@ -207,5 +208,6 @@ export function dashboardOrdersRouter(deps: AppDeps, openapi: OpenApiRegistry): 
         ok(ctx, { ...presentOrder(order), already_confirmed: alreadyConfirmed });
       },
     }),
+    ...tillRoutes(deps),
   ]);
 }
