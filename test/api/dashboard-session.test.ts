@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { SMTPServer } from "smtp-server";
-import { createBrand } from "../../api/src/brands/service";
+import { createBrand, setBrandStatus } from "../../api/src/brands/service";
 import { createMemberWithPassword } from "../../api/src/team/service";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
@@ -229,6 +229,35 @@ describe("dashboard accounts: sessions, CSRF, roles, invitations and resets", ()
     const outsiderId = (await json(await outsider.call("/api/dashboard/session"))).data.user.id;
     expect((await owner.call(`/api/dashboard/team/${outsiderId}`, { method: "DELETE" })).status).to.equal(404);
     expect((await outsider.call("/api/dashboard/session")).status).to.equal(200);
+  });
+
+  it("lets a suspended brand's users sign out everywhere and change their password, and nothing else", async () => {
+    const suspended = await createBrand(api.db, { slug: `suspended-${++counter}`, name: "Suspended Brand", uidPrefix: `SU${counter}` });
+    const owner = await dashboardClient(api.url, api.db, suspended.brand.id, "owner");
+    const otherLogin = await post("/api/dashboard/session", { email: owner.email, password: owner.password });
+    const other = otherLogin.headers.get("set-cookie")!.split(";")[0]!;
+    const third = (await post("/api/dashboard/session", { email: owner.email, password: owner.password })).headers.get("set-cookie")!.split(";")[0]!;
+    await setBrandStatus(api.db, suspended.brand.slug, "suspended");
+
+    // Its sessions still read, and the brand's data stays closed to writes.
+    expect((await owner.call("/api/dashboard/session")).status).to.equal(200);
+    const invite = await owner.call("/api/dashboard/team/invitations", { method: "POST", json: { email: email("while-suspended"), role: "viewer" } });
+    expect(invite.status).to.equal(403);
+    expect((await json(invite)).error.code).to.equal("BRAND_INACTIVE");
+
+    // A password that may have leaked can be changed: the other sessions end, this one stays.
+    const changed = await owner.call("/api/dashboard/password", { method: "POST", json: { current_password: owner.password, password: "a new password after suspension" } });
+    expect(changed.status, await changed.clone().text()).to.equal(204);
+    expect((await fetch(`${api.url}/api/dashboard/session`, { headers: { Cookie: other } })).status).to.equal(401);
+    expect((await owner.call("/api/dashboard/session")).status).to.equal(200);
+
+    // And every session can be ended.
+    const fourth = (await post("/api/dashboard/session", { email: owner.email, password: "a new password after suspension" })).headers.get("set-cookie")!.split(";")[0]!;
+    const out = await owner.call("/api/dashboard/session", { method: "DELETE", json: { everywhere: true } });
+    expect(out.status, await out.clone().text()).to.equal(204);
+    for (const cookie of [owner.cookie, third, fourth]) {
+      expect((await fetch(`${api.url}/api/dashboard/session`, { headers: { Cookie: cookie } })).status).to.equal(401);
+    }
   });
 
   it("locks an account from one address after 10 failures (429 with Retry-After), as operator logins are", async function () {

@@ -5,7 +5,7 @@ import type { Context, Middleware } from "koa";
 import type { Config } from "../config";
 import type { AppDeps, AppState } from "../deps";
 import { AppError, BrandInactiveError, ForbiddenError, UnauthorizedError } from "../errors";
-import { can, type Permission } from "../team/roles";
+import { ALLOWED_WHILE_SUSPENDED, can, type Permission } from "../team/roles";
 import { sessionUser, type NewSession } from "../team/service";
 
 export const CSRF_HEADER = "X-CSRF-Token";
@@ -61,7 +61,9 @@ export class CsrfError extends AppError {
 /**
  * Requires a live session whose role holds `permission`. State-changing methods also need the session's CSRF token
  * in X-CSRF-Token and, when the browser sends Origin, this service's own origin: another site can make a browser send
- * the cookie (SameSite=Lax lets top-level POSTs through in old browsers), but it cannot read the token.
+ * the cookie (SameSite=Lax lets top-level POSTs through in old browsers), but it cannot read the token. A suspended
+ * brand's users may read, and change only their own account (ALLOWED_WHILE_SUSPENDED): any other write is 403
+ * BRAND_INACTIVE.
  */
 export function requireBrandUser(deps: AppDeps, permission: Permission): Middleware<AppState> {
   const ownOrigin = new URL(deps.config.publicBaseUrl).origin;
@@ -77,7 +79,7 @@ export function requireBrandUser(deps: AppDeps, permission: Permission): Middlew
       if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
         throw new CsrfError(`Missing or wrong ${CSRF_HEADER} header; reload the dashboard.`);
       }
-      if (user.brand.status !== "active") throw new BrandInactiveError();
+      if (user.brand.status !== "active" && !ALLOWED_WHILE_SUSPENDED.has(permission)) throw new BrandInactiveError();
     }
     if (!can(user.role, permission)) throw new ForbiddenError(`Your role (${user.role}) may not do this.`);
     ctx.state.user = user;
