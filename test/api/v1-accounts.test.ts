@@ -116,7 +116,8 @@ describe("v1 brand accounts, keys, limits and usage", () => {
 
     it("answers 401 MISSING_KEY naming X-Service-Brand for a valid key sent without it (or with a blank one), and counts it as no failure", async () => {
       const b = await newBrand();
-      for (const headers of [{ Authorization: `Bearer ${b.key}` }, { Authorization: `Bearer ${b.key}`, "X-Service-Brand": "  " }]) {
+      const cases: Array<Record<string, string>> = [{ Authorization: `Bearer ${b.key}` }, { Authorization: `Bearer ${b.key}`, "X-Service-Brand": "  " }];
+      for (const headers of cases) {
         const body = await expectError(await call("/api/v1/brand", headers), 401, "MISSING_KEY");
         expect(body.error.message).to.include("X-Service-Brand");
         expect(body.error.message).to.not.equal("The API key is not valid for this brand.");
