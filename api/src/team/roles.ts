@@ -9,6 +9,8 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = {
   /** Overview, products, passports, scans, branding and plan usage: read only. */
   "dashboard.read": ["owner", "admin", "editor", "cashier", "viewer"],
+  /** One's own account: sign out (of this browser or everywhere), change one's password. Even while the brand is suspended. */
+  "account.own": ["owner", "admin", "editor", "cashier", "viewer"],
   /**
    * The overview: this month's meters against the plan, products counted, the brand's recent activity. Brand-wide
    * figures a cashier has no use for (their overview is the till: orders waiting for cash).
@@ -39,6 +41,12 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
+
+/**
+ * What a user of a suspended brand may still change: their own account. A suspended brand's sessions still read, so
+ * whoever holds one must be able to end them all and change a password that may have leaked; nothing of the brand's.
+ */
+export const ALLOWED_WHILE_SUSPENDED: ReadonlySet<Permission> = new Set<Permission>(["account.own"]);
 
 export function can(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);
