@@ -293,6 +293,90 @@ describe("dashboard in the browser", function () {
     });
   });
 
+  describe("certifications, price and currency", () => {
+    /** The public scan page of `uid`, as a shopper's browser gets it. */
+    const scanPage = async (uid: string) => (await fetch(`${stack.api.url}/scan/${uid}`)).text();
+
+    it("takes a certification with its evidence URL and expiry in the create form, and the scan page shows it", async function () {
+      this.timeout(60_000);
+      const page = ownerPage;
+      const run = randomBytes(3).toString("hex").toUpperCase();
+      await page.goto(at("/dashboard/products"));
+      await screenReady(page, "Products");
+      await page.getByRole("button", { name: "Add product" }).click();
+      const form = page.getByRole("region", { name: "New product" });
+      await form.getByLabel("SKU").fill(`GOTS-${run}`);
+      await form.getByLabel("Name", { exact: true }).fill(`GOTS Organic Tee ${run}`);
+      await form.getByLabel("Category").fill("t-shirt");
+      await form.getByLabel("Price").fill("890");
+      await form.getByRole("button", { name: "Add a certification" }).click();
+      const certification = form.getByRole("group", { name: "Certification 1" });
+      await certification.getByLabel("Scheme").selectOption("GOTS");
+      await certification.getByLabel("Issuer").fill("Control Union");
+      await certification.getByLabel("Certificate number").fill(`CU-${run}`);
+      await certification.getByLabel("Valid until").fill("2027-06-30");
+      await certification.getByLabel("Evidence URL").fill("https://certificates.example.org/gots/CU-1");
+      await form.screenshot({ path: `${SHOTS}/create-certification.png` });
+      await form.getByRole("button", { name: "Create product" }).click();
+      await page.waitForURL(/\/dashboard\/products\/[A-Z0-9]+-[A-Z0-9]+$/, { timeout: SCREEN_WAIT_MS });
+      const uid = page.url().split("/").pop()!;
+      const created = (await pageFetch(page, `/api/dashboard/products/${uid}`)).body.data;
+      expect(created.certifications).to.deep.equal([
+        { code: "GOTS", issuer: "Control Union", number: `CU-${run}`, valid_until: "2027-06-30", evidence_url: "https://certificates.example.org/gots/CU-1" },
+      ]);
+      // The product's own edit form shows it, as saved.
+      await screenReady(page, `GOTS Organic Tee ${run}`);
+      const edit = page.getByRole("region", { name: "Edit product" });
+      expect(await edit.getByRole("group", { name: "Certification 1" }).getByLabel("Certificate number").inputValue()).to.equal(`CU-${run}`);
+      const scan = await scanPage(uid);
+      expect(scan).to.include("<strong>GOTS</strong> · Control Union").and.include(`no. CU-${run}`).and.include('href="https://certificates.example.org/gots/CU-1"');
+      expect(scan).not.to.include("No certifications declared");
+    });
+
+    it("changes the price and currency and adds a certification in the edit form; the scan page shows the certification", async function () {
+      this.timeout(60_000);
+      const page = ownerPage;
+      const run = randomBytes(3).toString("hex").toUpperCase();
+      const made = await pageFetch(page, "/api/dashboard/products", { method: "POST", csrf: "session", json: { sku: `KRT-${run}`, name: `Khadi Kurta ${run}`, category: "kurta", price: 1200 } });
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      const uid = made.body.data.uid as string;
+      expect(await scanPage(uid)).to.include("No certifications declared");
+
+      await page.goto(at(`/dashboard/products/${uid}`));
+      await screenReady(page, `Khadi Kurta ${run}`);
+      const edit = page.getByRole("region", { name: "Edit product" });
+      expect(await edit.getByLabel("Price").inputValue()).to.equal("1200");
+      expect(await edit.getByLabel("Currency").inputValue()).to.equal("BDT");
+      await edit.getByLabel("Price").fill("1450.50");
+      await edit.getByLabel("Currency").fill("usd");
+      await edit.getByRole("button", { name: "Add a certification" }).click();
+      const certification = edit.getByRole("group", { name: "Certification 1" });
+      await certification.getByLabel("Scheme").selectOption("OEKO-TEX");
+      await certification.getByLabel("Issuer").fill("Hohenstein");
+      await certification.getByLabel("Certificate number").fill(`OT-${run}`);
+      await certification.getByLabel("Valid until").fill("2028-01-31");
+      await edit.screenshot({ path: `${SHOTS}/edit-price-certification.png` });
+      await edit.getByRole("button", { name: "Save changes" }).click();
+      await edit.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: SCREEN_WAIT_MS });
+      const saved = (await pageFetch(page, `/api/dashboard/products/${uid}`)).body.data;
+      expect(saved).to.include({ price: 1450.5, currency: "USD" });
+      expect(saved.certifications).to.deep.equal([{ code: "OEKO-TEX", issuer: "Hohenstein", number: `OT-${run}`, valid_until: "2028-01-31" }]);
+      const scan = await scanPage(uid);
+      expect(scan).to.include("<strong>OEKO-TEX</strong> · Hohenstein").and.not.include("No certifications declared");
+
+      // After a reload the form shows what was saved; removing the certification removes it from the scan page.
+      await page.reload();
+      await screenReady(page, `Khadi Kurta ${run}`);
+      expect(await edit.getByLabel("Price").inputValue()).to.equal("1450.5");
+      expect(await edit.getByLabel("Currency").inputValue()).to.equal("USD");
+      await edit.getByRole("button", { name: "Remove certification 1" }).click();
+      await edit.getByRole("button", { name: "Save changes" }).click();
+      await edit.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: SCREEN_WAIT_MS });
+      expect((await pageFetch(page, `/api/dashboard/products/${uid}`)).body.data.certifications).to.deep.equal([]);
+      expect(await scanPage(uid)).to.include("No certifications declared");
+    });
+  });
+
   describe("product detail", () => {
     it("issues a certificate and shows its transaction, whose explorer link answers 200", async function () {
       this.timeout(120_000);

@@ -7,6 +7,7 @@ import { TextAreaField, TextField } from "../../ui/fields";
 import { focusFirstInvalid, useAction } from "../../ui/hooks";
 import { ActionStatus } from "../../ui/notices";
 import { Section } from "../../ui/Page";
+import { CertificationFields, parseCertifications, type CertificationDraft } from "./CertificationFields";
 import { parseFibres } from "./fibres";
 import { Gs1Fields } from "./Gs1Fields";
 import { TranslationFields } from "./TranslationFields";
@@ -17,9 +18,11 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
   const [form, setForm] = useState(EMPTY);
   const [fibreProblem, setFibreProblem] = useState<string>();
   const [bengaliProblem, setBengaliProblem] = useState<string>();
+  const [certifications, setCertifications] = useState<CertificationDraft[]>([]);
+  const [certificationProblems, setCertificationProblems] = useState(new Map<string, string>());
   const create = useAction();
   const set = (key: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
-  const problem = (field: string) => (field === "translations.bn.name" ? bengaliProblem : undefined) ?? create.error?.problemWith(field);
+  const problem = (field: string) => (field === "translations.bn.name" ? bengaliProblem : undefined) ?? certificationProblems.get(field) ?? create.error?.problemWith(field);
 
   const submit = (formElement: HTMLFormElement) => {
     const { fibres, problem: parseProblem } = parseFibres(form.fibres);
@@ -27,7 +30,9 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
     // A Bengali description shows under a Bengali name: one without the other would be dropped.
     const bengaliNameMissing = !form.bn_name.trim() && form.bn_description.trim() ? "Give the name in Bengali too, or clear the description." : undefined;
     setBengaliProblem(bengaliNameMissing);
-    if (parseProblem || bengaliNameMissing) return focusFirstInvalid(formElement);
+    const declared = parseCertifications(certifications);
+    setCertificationProblems(declared.problems);
+    if (parseProblem || bengaliNameMissing || declared.problems.size > 0) return focusFirstInvalid(formElement);
     const body: CreateProductBody = {
       sku: form.sku.trim(),
       name: form.name.trim(),
@@ -40,6 +45,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
       ...(form.country.trim() ? { country_of_manufacture: form.country.trim().toUpperCase() } : {}),
       ...(form.factory_id.trim() ? { factory_id: Number(form.factory_id) } : {}),
       ...(fibres.length ? { fiber_composition: fibres as CreateProductBody["fiber_composition"] } : {}),
+      ...(declared.certifications.length ? { certifications: declared.certifications } : {}),
       ...(form.gtin.trim() ? { gtin: form.gtin.trim() } : {}),
       ...(form.lot.trim() ? { lot: form.lot.trim() } : {}),
       ...(form.serial.trim() ? { serial: form.serial.trim() } : {}),
@@ -48,6 +54,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
     void create.run(async () => {
       const product = await dataOf(api.POST("/api/dashboard/products", { body }));
       setForm(EMPTY);
+      setCertifications([]);
       onCreated(product.uid);
       return `Product ${product.uid} created.`;
     });
@@ -80,6 +87,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
           <TextField label="Factory ID" type="number" min={1} hint="From the factory registry, if you know it" value={form.factory_id} onChange={set("factory_id")} error={problem("factory_id")} />
         </div>
         <Gs1Fields values={form} set={set} problem={problem} />
+        <CertificationFields drafts={certifications} onChange={setCertifications} problem={problem} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
         <TranslationFields values={form} set={set} problem={problem} />
