@@ -565,6 +565,34 @@ describe("dashboard in the browser", function () {
     });
   });
 
+  describe("nothing promised as coming: the live screens are linked", () => {
+    it("links the landing page's Brand dashboard to sign-in, and the Branding screen's cards to Domain and Gateway keys", async function () {
+      this.timeout(60_000);
+      const context = await newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(at("/"));
+        expect(await page.locator("main").textContent()).not.to.match(/\bcoming\b/i);
+        await page.screenshot({ path: `${SHOTS}/landing.png`, fullPage: true });
+        await page.getByRole("link", { name: "Brand dashboard" }).click();
+        await screenReady(page, "Sign in to your brand dashboard");
+      } finally {
+        await context.close();
+      }
+      const owned = ownerPage;
+      await owned.goto(at("/dashboard/branding"));
+      await screenReady(owned, "Branding");
+      expect(await owned.getByRole("main").textContent()).not.to.match(/coming soon/i);
+      await owned.getByRole("region", { name: "Gateway keys" }).screenshot({ path: `${SHOTS}/branding-gateway-keys-card.png` });
+      await owned.getByRole("region", { name: "Custom domain" }).getByRole("link", { name: "Set up your domain" }).click();
+      await screenReady(owned, "Domain");
+      await owned.goBack();
+      await screenReady(owned, "Branding");
+      await owned.getByRole("region", { name: "Gateway keys" }).getByRole("link", { name: "Set up payments" }).click();
+      await screenReady(owned, "Gateway keys");
+    });
+  });
+
   describe("roles and CSRF, refused by the server", () => {
     it("refuses the cashier's certificate issuance sent by hand with the cookie and CSRF token (403)", async function () {
       this.timeout(60_000);

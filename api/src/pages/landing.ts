@@ -10,7 +10,6 @@ ul.links li{padding:6px 0;border-top:1px solid #eaeef2}
 ul.links li:first-child{border-top:0}
 ul.links a{font-weight:600}
 ul.links .muted{display:block}
-.soon{display:inline-block;background:#eaeef2;color:#424a53;border-radius:999px;padding:0 10px;font-size:13px;font-weight:600;margin-left:6px}
 `;
 
 export function landingPage(input: { demo: ShowcasePassport | undefined }): RenderedPage {
@@ -47,7 +46,7 @@ ${
 <ul class="links">
 <li><a href="/api/stats">Statistics</a><span class="muted">Brands, products, passports and scans, a few seconds old.</span></li>
 <li><a href="/readyz">Readiness</a><span class="muted">Whether Postgres, the chain and the indexer are up.</span></li>
-<li>Brand dashboard<span class="soon">coming</span><span class="muted">Products, certificates and usage for brand staff.</span></li>
+<li><a href="/dashboard">Brand dashboard</a><span class="muted">Products, certificates, payments and usage for brand staff: sign in with your brand account.</span></li>
 </ul>
 </section>
 </main>

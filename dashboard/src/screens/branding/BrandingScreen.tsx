@@ -1,6 +1,7 @@
 // The brand editor: logo, colours (with their WCAG AA contrast), tagline, about text and social links, with a live
 // preview of the shopper's scan page rendered by the API from the unsaved values.
 import { useEffect, useState } from "react";
+import { Link } from "wouter";
 import { api, dataOf } from "../../api/client";
 import type { Branding, BrandingBody } from "../../api/types";
 import { ABOUT_MAX, TAGLINE_MAX, URL_MAX } from "../../limits";
@@ -135,10 +136,20 @@ export function BrandingScreen() {
               </form>
             </Section>
             <Section title="Custom domain" id="custom-domain">
-              <p>Coming soon: serve your scan pages and shop from your own domain, with its certificate handled for you.</p>
+              <p>Serve your scan pages and shop from your own domain, with its certificate handled for you.</p>
+              <p>
+                <Link href="/domain">Set up your domain</Link>
+              </p>
             </Section>
             <Section title="Gateway keys" id="gateway-keys">
-              <p>Coming soon: connect bKash, Nagad or SSLCommerz so shoppers can pay from your pages.</p>
+              <p>Connect bKash, Nagad or SSLCommerz so shoppers can pay from your pages.</p>
+              {allows(session, "payments.manage") ? (
+                <p>
+                  <Link href="/gateway-keys">Set up payments</Link>
+                </p>
+              ) : (
+                <p className="muted">An owner or admin sets up payments, on the Gateway keys screen.</p>
+              )}
             </Section>
           </div>
           <LivePreview body={previewBody(draft)} profileUrl={data.profile_url} />
