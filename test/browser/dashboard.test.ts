@@ -593,6 +593,74 @@ describe("dashboard in the browser", function () {
     });
   });
 
+  describe("overview", () => {
+    it("says in words why the products with a certificate and this month's certificates differ", async function () {
+      this.timeout(60_000);
+      const page = ownerPage;
+      await page.goto(at("/dashboard"));
+      await screenReady(page, "Overview");
+      const data = (await pageFetch(page, "/api/dashboard/overview")).body.data as { products: { certified: number }; meters: { certs: { used: number } } };
+      const meters = page.getByRole("region", { name: /^This month/ });
+      expect(await meters.textContent()).to.include("Certificates issued this month");
+      const products = page.getByRole("region", { name: "Products" });
+      expect(await products.getByRole("term").allTextContents()).to.include("With a certificate, issued in any month");
+      const { certified } = data.products;
+      const used = data.meters.certs.used;
+      const said = (await products.textContent())!.replace(/\s+/g, " ");
+      // The seeded brand's products were certified without the meter, so the two differ here.
+      expect(certified).to.be.greaterThan(used);
+      expect(said).to.include(`${certified} products have a certificate; ${used} ${used === 1 ? "was" : "were"} issued this month.`);
+      expect(said).to.include(`the other ${certified - used}`);
+      await page.screenshot({ path: `${SHOTS}/overview-owner.png`, fullPage: true });
+    });
+
+    it("shows a cashier the till (orders waiting for cash) and nothing brand-wide; the server refuses them the brand's overview", async function () {
+      this.timeout(60_000);
+      // A shopper's Cash QR order for the scarf: the demo brand sells in cash for it (put back as it was at the end).
+      const payments = (await pageFetch(ownerPage, "/api/dashboard/gateway-keys")).body.data as unknown as { sales_enabled: boolean; methods: Array<{ method: string; configured: boolean; enabled: boolean }> };
+      const cash = payments.methods.find((m) => m.method === "cash_qr")!;
+      if (!cash.configured || !cash.enabled) expect((await pageFetch(ownerPage, "/api/dashboard/gateway-keys/cash_qr", { method: "PUT", csrf: "session", json: { enabled: true } })).status).to.equal(200);
+      if (!payments.sales_enabled) expect((await pageFetch(ownerPage, "/api/dashboard/sales", { method: "PUT", csrf: "session", json: { enabled: true } })).status).to.equal(200);
+      const context = await newContext();
+      const page = await context.newPage();
+      try {
+        const placed = await fetch(at("/api/orders"), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ uid: scarf.uid, method: "cash_qr" }) });
+        expect(placed.status, await placed.clone().text()).to.equal(201);
+        const order = ((await placed.json()) as { data: { order_id: string } }).data;
+        const overviewAnswers: number[] = [];
+        page.on("response", (res) => void (new URL(res.url()).pathname === "/api/dashboard/overview" && overviewAnswers.push(res.status())));
+        await signIn(page, stack.demo.brand_users.cashier);
+        await screenReady(page, "Overview");
+        const waiting = page.getByRole("region", { name: "Waiting for cash" });
+        await waiting.getByRole("listitem").filter({ hasText: scarf.uid }).first().waitFor({ timeout: SCREEN_WAIT_MS });
+        expect(await waiting.textContent()).to.include(scarf.name).and.include("expires");
+        await page.getByRole("region", { name: "Taking a cash payment" }).waitFor({ timeout: 1000 });
+        // Nothing of the brand's: no meters, no product counts, no activity (where webhook URLs and team e-mails show).
+        for (const region of [/^This month/, "Products", "Recent activity", /^Scans and certificates/]) expect(await page.getByRole("region", { name: region }).count(), String(region)).to.equal(0);
+        expect(await page.getByRole("main").textContent()).not.to.match(/webhook|Certificates issued/i);
+        expect(overviewAnswers, "the app asked for the brand's overview").to.deep.equal([]);
+        const violations = await axeViolations(page);
+        axeByScreen.set("overview-cashier", violations);
+        expect(seriousViolations(violations)).to.deep.equal([]);
+        expect(watchOf(page).consoleErrors, "console errors").to.deep.equal([]);
+        // Asked by hand with the cashier's cookie (the browser logs the 403), the server refuses it.
+        const forced = await pageFetch(page, "/api/dashboard/overview");
+        expect(forced.status).to.equal(403);
+        expect(forced.body.error.code).to.equal("FORBIDDEN");
+        expect(JSON.stringify(forced.body)).not.to.include("recent_activity");
+        await page.screenshot({ path: `${SHOTS}/overview-cashier.png`, fullPage: true });
+        await page.setViewportSize(PHONE);
+        await page.screenshot({ path: `${SHOTS}/overview-cashier-360px.png`, fullPage: true });
+        expect(order.order_id).to.be.a("string");
+      } finally {
+        await context.close();
+        if (!payments.sales_enabled) await pageFetch(ownerPage, "/api/dashboard/sales", { method: "PUT", csrf: "session", json: { enabled: false } });
+        if (!cash.configured) await pageFetch(ownerPage, "/api/dashboard/gateway-keys/cash_qr", { method: "DELETE", csrf: "session" });
+        else if (!cash.enabled) await pageFetch(ownerPage, "/api/dashboard/gateway-keys/cash_qr", { method: "PUT", csrf: "session", json: { enabled: false } });
+      }
+    });
+  });
+
   describe("roles and CSRF, refused by the server", () => {
     it("refuses the cashier's certificate issuance sent by hand with the cookie and CSRF token (403)", async function () {
       this.timeout(60_000);

@@ -1,7 +1,8 @@
 // The brand's month at a glance: meters against the plan, scans and certificates per day, products, recent activity.
+// A cashier, whose role may not read those, gets the till instead.
 import { Link } from "wouter";
 import { api, dataOf } from "../../api/client";
-import { useSession } from "../../session";
+import { allows, useSession } from "../../session";
 import { DailyChart } from "../../ui/DailyChart";
 import { formatNumber } from "../../ui/format";
 import { useResource } from "../../ui/hooks";
@@ -9,8 +10,20 @@ import { MeterBar } from "../../ui/MeterBar";
 import { ErrorNotice, Loading } from "../../ui/notices";
 import { Page, Section } from "../../ui/Page";
 import { ActivityList } from "./ActivityList";
+import { TillOverview } from "./TillOverview";
 
 export function OverviewScreen() {
+  const session = useSession();
+  if (!allows(session, "overview.read"))
+    return (
+      <Page title="Overview" subtitle={session ? `${session.brand.name} · at the till` : undefined}>
+        {allows(session, "orders.confirm") ? <TillOverview /> : <p className="notice">Your role has no overview. Use the navigation to open a screen.</p>}
+      </Page>
+    );
+  return <BrandOverview />;
+}
+
+function BrandOverview() {
   const session = useSession();
   const overview = useResource(() => dataOf(api.GET("/api/dashboard/overview")), []);
   const data = overview.data;
@@ -23,7 +36,7 @@ export function OverviewScreen() {
         <div className="grid">
           <Section title={`This month (${data.period})`} id="meters">
             <MeterBar label="API calls" used={data.meters.api_calls.used} limit={data.meters.api_calls.limit} />
-            <MeterBar label="Certificates issued" used={data.meters.certs.used} limit={data.meters.certs.limit} />
+            <MeterBar label="Certificates issued this month" used={data.meters.certs.used} limit={data.meters.certs.limit} />
             <MeterBar label="Scans" used={data.meters.scans.used} limit={data.meters.scans.limit} />
             <MeterBar label="Carbon ratings" used={data.meters.carbon_ratings.used} limit={data.meters.carbon_ratings.limit} />
             <p>
@@ -37,10 +50,11 @@ export function OverviewScreen() {
                 <dd>{formatNumber(data.products.total)}</dd>
               </div>
               <div>
-                <dt>With a certificate</dt>
+                <dt>With a certificate, issued in any month</dt>
                 <dd>{formatNumber(data.products.certified)}</dd>
               </div>
             </dl>
+            <p className="muted">{certificateCounts(data.products.certified, data.meters.certs.used)}</p>
             <p>
               <Link href="/products">All products</Link>
             </p>
@@ -62,4 +76,16 @@ export function OverviewScreen() {
       )}
     </Page>
   );
+}
+
+/**
+ * Why "with a certificate" and "certificates issued this month" differ, in words: one counts every product whose
+ * passport was ever issued, the other only this month's issuances, the ones the plan meters.
+ */
+export function certificateCounts(certified: number, issuedThisMonth: number): string {
+  const all = `${formatNumber(certified)} ${certified === 1 ? "product has" : "products have"} a certificate`;
+  const month = `${formatNumber(issuedThisMonth)} ${issuedThisMonth === 1 ? "was" : "were"} issued this month`;
+  if (certified <= issuedThisMonth) return `${all}, all issued this month: the plan's meter above counts them.`;
+  const other = certified - issuedThisMonth;
+  return `${all}; ${month}. The meter above counts only the certificates issued this month against your plan: the other ${formatNumber(other)} ${other === 1 ? "was" : "were"} issued before, so ${other === 1 ? "it is" : "they are"} not in it.`;
 }
