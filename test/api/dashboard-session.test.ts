@@ -7,7 +7,9 @@ import path from "node:path";
 import { expect } from "chai";
 import { SMTPServer } from "smtp-server";
 import { createBrand, setBrandStatus } from "../../api/src/brands/service";
-import { createMemberWithPassword } from "../../api/src/team/service";
+import { createDb } from "../../api/src/db/knex";
+import type { Mailer, MailMessage } from "../../api/src/mail/mailer";
+import { createMemberWithPassword, requestPasswordReset } from "../../api/src/team/service";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
 import { dashboardClient } from "../support/dashboard";
@@ -271,5 +273,147 @@ describe("dashboard accounts: sessions, CSRF, roles, invitations and resets", ()
     const locked = await post("/api/dashboard/session", { email: address, password: "the right password" });
     expect(locked.status).to.equal(429);
     expect(Number(locked.headers.get("retry-after"))).to.be.greaterThan(0);
+  });
+});
+
+describe("password resets: throttled per account and address, the same work either way, the mail after the answer", () => {
+  let api: InProcessApi;
+  let smtp: SMTPServer;
+  let mailDir: string;
+  let databaseUrl: string;
+  const inbox: ReceivedMail[] = [];
+  /** While set, the SMTP server holds each message without acknowledging it, until `release` is called. */
+  let gate: Promise<void> | undefined;
+  let release: () => void = () => undefined;
+  let held = 0;
+  let brand: { id: number; slug: string };
+  let counter = 0;
+
+  before(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS", "AUTH"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          held += 1;
+          void (gate ?? Promise.resolve()).then(() => {
+            inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+            callback();
+          });
+        });
+      },
+    });
+    const smtpPort = await freePort();
+    await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+    mailDir = mkdtempSync(path.join(os.tmpdir(), "dashboard-reset-mail-"));
+    databaseUrl = await createTestDatabase("dashboard_resets");
+    // One proxy hop trusted, so each request can come from an address of its own (X-Forwarded-For).
+    api = await startInProcessApi({
+      DATABASE_URL: databaseUrl,
+      RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_DIR: mailDir,
+      TRUSTED_PROXY_HOPS: "1",
+    });
+    brand = (await createBrand(api.db, { slug: "reset-brand", name: "Reset Brand", uidPrefix: "RST" })).brand;
+  });
+  // A test that failed with the gate shut must not hold the next tests' mail.
+  afterEach(() => {
+    gate = undefined;
+    release();
+  });
+  after(async () => {
+    await api?.close();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    if (mailDir) rmSync(mailDir, { recursive: true, force: true });
+  });
+
+  const member = async () => {
+    const address = `reset-${++counter}@reset.test`;
+    await createMemberWithPassword(api.db, brand.id, { email: address, role: "viewer", password: "the old password" });
+    return address;
+  };
+  const askReset = (address: string, from: string) =>
+    fetch(`${api.url}/api/dashboard/password-resets`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": from }, body: JSON.stringify({ email: address }) });
+  const complete = (token: string, password: string) =>
+    fetch(`${api.url}/api/dashboard/password-resets/complete`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, password }) });
+  const mailsTo = (address: string) => inbox.filter((mail) => mail.to.includes(address));
+  const untilMails = async (address: string, count: number) => {
+    for (let i = 0; i < 200 && mailsTo(address).length < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mailsTo(address), `mails to ${address}`).to.have.length.of.at.least(count);
+  };
+
+  it("answers before the mail is sent: the 202 comes while the mail server still holds the message", async () => {
+    const address = await member();
+    gate = new Promise<void>((resolve) => (release = resolve));
+    const heldBefore = held;
+    try {
+      // Before the fix the answer waited for the mail server's acknowledgement, which the gate withholds: no answer.
+      const res = await askReset(address, "198.51.100.1");
+      expect(res.status).to.equal(202);
+      expect(mailsTo(address)).to.have.length(0);
+      for (let i = 0; i < 200 && held === heldBefore; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held, "the mail reached the server after the answer").to.equal(heldBefore + 1);
+    } finally {
+      gate = undefined;
+      release();
+    }
+    await untilMails(address, 1);
+    const token = linkIn(mailsTo(address)[0]!)?.[1];
+    expect((await complete(token!, "a password after the reset")).status).to.equal(204);
+  });
+
+  it("does the same statements for an unknown address as for an account, and sends nothing before it returns", async () => {
+    const address = await member();
+    const db = createDb(databaseUrl, 1);
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = { send: async (message) => (sent.push(message), { messageId: "test" }) };
+    const statements: string[] = [];
+    db.on("query", (query: { sql: string }) => statements.push(query.sql));
+    try {
+      const reset = async (email: string) => {
+        statements.length = 0;
+        const result = await requestPasswordReset({ db, config: api.config, mailer }, email, "192.0.2.7");
+        return { result, statements: [...statements] };
+      };
+      const known = await reset(address);
+      expect(sent, "no mail sent before the answer").to.have.length(0);
+      const unknown = await reset(`nobody-${counter}@reset.test`);
+      expect(unknown.statements).to.deep.equal(known.statements);
+      expect(known.statements.some((sql) => sql.includes("brand_user_tokens"))).to.equal(true);
+
+      await unknown.result.send();
+      expect(sent).to.have.length(0);
+      await known.result.send();
+      expect(sent.map((m) => m.to)).to.deep.equal([address]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("lets nobody lock an account's owner out or flood them: at most 3 links an hour, whoever asks; the newest works", async function () {
+    this.timeout(120_000);
+    const victim = await member();
+    // 11 requests from one address: answered alike (the 11th refused for that address and account only), 3 links mailed.
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await askReset(victim, "203.0.113.9")).status);
+    expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(202));
+    expect(statuses[10]).to.equal(429);
+    // From the owner's own address the request is still answered (before, it was 429 for 15 minutes).
+    expect((await askReset(victim, "203.0.113.77")).status).to.equal(202);
+
+    // Every answer is in; a sentinel's mail shows the mailer has caught up.
+    const sentinel = await member();
+    expect((await askReset(sentinel, "203.0.113.78")).status).to.equal(202);
+    await untilMails(sentinel, 1);
+    await untilMails(victim, 3);
+    const links = mailsTo(victim).map((mail) => linkIn(mail)?.[1]);
+    expect(links, "links mailed to the account").to.have.length(3);
+    const outcomes: number[] = [];
+    for (const token of links) outcomes.push((await complete(token!, "the owner's new password")).status);
+    expect(outcomes.filter((status) => status === 204), "the newest link works").to.have.length(1);
   });
 });

@@ -4,12 +4,12 @@ import { createHash, randomBytes } from "node:crypto";
 import type { BrandContext } from "../brands/service";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, RateLimitError, UnauthorizedError, ValidationError } from "../errors";
 import { dashboardUrl } from "../links";
 import type { Mailer } from "../mail/mailer";
 import { effectiveLimits } from "../plans/catalogue";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { ACCOUNT_POLICY, CLIENT_POLICY, PAIR_POLICY, reserveAttempt, settleSuccess, sleep } from "../auth/throttle";
+import { ACCOUNT_POLICY, CLIENT_POLICY, PAIR_POLICY, reserveAttempt, settleSuccess, sleep, type ThrottlePolicy } from "../auth/throttle";
 import { recordAudit, type Actor } from "../audit/service";
 import { mayManageRole, type Role } from "./roles";
 import * as repo from "./team.repo";
@@ -201,29 +201,52 @@ export async function acceptInvitation(db: Knex, config: Config, token: string, 
 }
 
 /**
- * Emails a reset link to `email` if it has an account. The answer is the same either way, so it cannot be used to
- * find out who has an account; requests are throttled per address and per account like sign-ins.
+ * Reset links mailed to one account, whoever asks: at most 3 within a link's lifetime. Past that a request is answered
+ * the same but mails nothing, so nobody can flood a mailbox, and nobody can lock the owner out either: the newest
+ * link mailed is less than a lifetime old, so it still works.
  */
-export async function requestPasswordReset(deps: { db: Knex; config: Config; mailer: Mailer }, email: string, clientIp: string): Promise<void> {
+export const RESET_MAIL_POLICY: ThrottlePolicy = { windowSeconds: RESET_MINUTES * 60, slowAfter: 3, lockAfter: 3, lockSeconds: RESET_MINUTES * 60 };
+
+/** A reset link to send once the request is answered; nothing to send for an address without an account. */
+export type ResetMail = { send: () => Promise<void> };
+
+/**
+ * Makes a reset link for `email` if it has an account, and hands back the mail to send, for the caller to send after
+ * answering. The work before the answer is the same statements whether or not the account exists (throttle counts,
+ * then one statement that makes the link only if it does), and no mail is waited for, so neither the answer nor its
+ * timing says who has an account. Throttled per client address and per address and account (429 past their locks),
+ * and per account without a 429 (RESET_MAIL_POLICY).
+ */
+export async function requestPasswordReset(deps: { db: Knex; config: Config; mailer: Mailer }, email: string, clientIp: string): Promise<ResetMail> {
   const normalised = normalise(email);
   await sleep(
     await reserveAttempt(deps.db, [
       { key: `reset:ip:${clientIp}`, policy: CLIENT_POLICY },
-      { key: `reset:email:${normalised}`, policy: PAIR_POLICY },
+      { key: `reset:pair:${clientIp}:${normalised}`, policy: PAIR_POLICY },
     ]),
   );
-  const user = await repo.findUserByEmail(deps.db, normalised);
-  if (!user?.password_hash) return;
+  const issue = await reserveAttempt(deps.db, [{ key: `reset:mail:${normalised}`, policy: RESET_MAIL_POLICY }]).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof RateLimitError) return false;
+      throw error;
+    },
+  );
   const token = newToken("rst_");
-  await repo.insertToken(deps.db, { tokenHash: hashToken(token), kind: "reset", userId: user.id, expiresAt: new Date(Date.now() + RESET_MINUTES * 60_000) });
-  await deps.mailer.send({
-    to: user.email,
-    subject: "Reset your Passport Registry password",
-    text:
-      `Someone asked to reset the password of ${user.email} on Passport Registry.\n\n` +
-      `Choose a new password here (the link works once, for ${RESET_MINUTES} minutes):\n${dashboardUrl(deps.config)}/reset-password#token=${token}\n\n` +
-      "If it was not you, ignore this email: your password stays as it is.\n",
-  });
+  const to = await repo.issueResetToken(deps.db, { email: normalised, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_MINUTES * 60_000), issue });
+  return {
+    send: async () => {
+      if (!to) return;
+      await deps.mailer.send({
+        to,
+        subject: "Reset your Passport Registry password",
+        text:
+          `Someone asked to reset the password of ${to} on Passport Registry.\n\n` +
+          `Choose a new password here (the link works once, for ${RESET_MINUTES} minutes):\n${dashboardUrl(deps.config)}/reset-password#token=${token}\n\n` +
+          "If it was not you, ignore this email: your password stays as it is.\n",
+      });
+    },
+  };
 }
 
 /** Sets a new password from a reset link and ends every session of the account (whoever had it is signed out). */

@@ -107,6 +107,30 @@ export async function insertToken(db: Knex, token: { tokenHash: Buffer; kind: "i
   await db("app.brand_user_tokens").insert({ token_hash: token.tokenHash, kind: token.kind, user_id: token.userId, expires_at: token.expiresAt });
 }
 
+/**
+ * A password-reset link for the account of `email` (one that can sign in), replacing its unused ones, in one
+ * statement that is the same whether or not there is such an account (or `issue` is false): a reset request does the
+ * same work either way. Returns the address to mail the link to, or undefined when no link was made.
+ */
+export async function issueResetToken(db: Knex, reset: { email: string; tokenHash: Buffer; expiresAt: Date; issue: boolean }): Promise<string | undefined> {
+  const { rows } = await db.raw<{ rows: Array<{ email: string }> }>(
+    `WITH target AS (
+       SELECT u.id, u.email FROM app.brand_users u
+        WHERE lower(u.email) = :email AND u.password_hash IS NOT NULL AND :issue::boolean
+     ), replaced AS (
+       DELETE FROM app.brand_user_tokens t USING target
+        WHERE t.user_id = target.id AND t.kind = 'reset' AND t.used_at IS NULL
+     ), issued AS (
+       INSERT INTO app.brand_user_tokens (token_hash, kind, user_id, expires_at)
+       SELECT :tokenHash, 'reset', target.id, :expiresAt FROM target
+       RETURNING user_id
+     )
+     SELECT target.email FROM issued JOIN target ON target.id = issued.user_id`,
+    { email: reset.email.toLowerCase(), issue: reset.issue, tokenHash: reset.tokenHash, expiresAt: reset.expiresAt },
+  );
+  return rows[0]?.email;
+}
+
 /** Marks a live token used, in one conditional UPDATE so two uses of the same link cannot both succeed. */
 export async function consumeToken(db: Knex, tokenHash: Buffer, kind: "invite" | "reset"): Promise<number | undefined> {
   const [row] = await db("app.brand_user_tokens")

@@ -117,7 +117,11 @@ export function dashboardSessionRouter(deps: AppDeps, openapi: OpenApiRegistry):
       tag: DASHBOARD_TAG,
       auth: "public",
       summary: "Email a password-reset link (valid 60 minutes) if the address has an account",
-      description: "The answer is 202 whether or not the address has an account, so it tells nobody who does.",
+      description:
+        "The answer is 202 whether or not the address has an account, after the same work, and the mail goes after the " +
+        "answer, so neither the answer nor its timing tells who has an account. Throttled per client address and per " +
+        "address and account (429 RATE_LIMIT, Retry-After); an account is sent at most 3 links an hour, whoever asks " +
+        "(further requests are answered the same and send nothing).",
       before: [sameOrigin],
       body: resetRequestBody,
       responses: {
@@ -129,8 +133,12 @@ export function dashboardSessionRouter(deps: AppDeps, openapi: OpenApiRegistry):
         "429": errorResponse("too many requests; see Retry-After"),
       },
       handler: async (ctx) => {
-        await requestPasswordReset(mail, ctx.state.input.email, ctx.ip);
+        const reset = await requestPasswordReset(mail, ctx.state.input.email, ctx.ip);
         ok(ctx, { message: "If the address has an account, a reset link is on its way." }, 202);
+        // Sent once the answer is out, so the answer never waits for a mail server (nor shows whether there was a mail).
+        ctx.res.once("close", () => {
+          reset.send().catch((error: unknown) => deps.logger.error({ err: error }, "password reset mail not sent"));
+        });
       },
     }),
     defineRoute({
