@@ -29,6 +29,7 @@ import * as productIdentifiers from "./migrations/026-product-identifiers";
 import * as productTranslations from "./migrations/027-product-translations";
 import * as revertedWatch from "./migrations/028-reverted-watch";
 import * as gtinOwners from "./migrations/029-gtin-owners";
+import * as refundUnknown from "./migrations/030-refund-unknown";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "027-product-translations": productTranslations,
   "028-reverted-watch": revertedWatch,
   "029-gtin-owners": gtinOwners,
+  "030-refund-unknown": refundUnknown,
 };
 
 const source: Knex.MigrationSource<string> = {

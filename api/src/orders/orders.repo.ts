@@ -291,7 +291,7 @@ export async function spendClientBudget(db: Knex, key: string, limit: number): P
   return rows.length > 0;
 }
 
-export type RefundRow = { id: number; amount_minor: number; reason: string; state: "requested" | "pending" | "refunded" | "failed"; gateway_refund_id: string | null; actor: string; created_at: Date };
+export type RefundRow = { id: number; amount_minor: number; reason: string; state: "requested" | "pending" | "unknown" | "refunded" | "failed"; gateway_refund_id: string | null; actor: string; created_at: Date };
 
 /**
  * Reserves `amountMinor` of a verified order's refundable amount and records the refund as requested, in one
@@ -321,33 +321,55 @@ export async function settleRefund(trx: Knex, refundId: number, outcome: { state
   }
 }
 
-/** How many of the order's refunds the gateway has not settled yet (requested or pending). */
+/**
+ * Records that the gateway's answer to a refund was lost: its amount stays reserved, and the reconciliation job asks
+ * the gateway about it at `nextCheckAt`. False when the refund was settled meanwhile.
+ */
+export async function markRefundUnknown(trx: Knex, refundId: number, nextCheckAt: Date): Promise<boolean> {
+  const updated = await trx("app.order_refunds").where({ id: refundId, state: "requested" }).update({ state: "unknown", next_check_at: nextCheckAt, updated_at: trx.fn.now() });
+  return updated > 0;
+}
+
+/** How many of the order's refunds the gateway has not settled yet (requested, pending, or unknown). */
 export async function unsettledRefunds(db: Knex, orderId: string): Promise<number> {
-  const [{ count }] = await db("app.order_refunds").where({ order_id: orderId }).whereIn("state", ["requested", "pending"]).count<Array<{ count: number }>>({ count: "*" });
+  const [{ count }] = await db("app.order_refunds").where({ order_id: orderId }).whereIn("state", ["requested", "pending", "unknown"]).count<Array<{ count: number }>>({ count: "*" });
   return Number(count);
 }
 
-export type DueRefund = { id: number; orderId: string; gatewayRefundId: string | null; checkAttempts: number };
+/** The gateway's ids of the order's refunds it answered, oldest first: the ones a lost answer cannot be. */
+export async function knownRefundIds(db: Knex, orderId: string): Promise<string[]> {
+  const rows = await db("app.order_refunds").where({ order_id: orderId }).whereNotNull("gateway_refund_id").orderBy("id").select<Array<{ gateway_refund_id: string }>>("gateway_refund_id");
+  return rows.map((row) => row.gateway_refund_id);
+}
+
+export type DueRefund = { id: number; orderId: string; state: "pending" | "unknown"; amountMinor: number; gatewayRefundId: string | null; checkAttempts: number };
 
 /**
- * The reconciliation job's batch of pending refunds whose next check is due; the claim moves next_check_at past the
- * lease, so another replica skips them until the job answers.
+ * The reconciliation job's batch of pending and unknown refunds whose next check is due; the claim moves
+ * next_check_at past the lease, so another replica skips them until the job answers.
  */
 export async function claimDueRefunds(db: Knex, limit: number, leaseMs: number): Promise<DueRefund[]> {
-  const { rows } = await db.raw<{ rows: Array<{ id: number; order_id: string; gateway_refund_id: string | null; check_attempts: number }> }>(
+  const { rows } = await db.raw<{ rows: Array<{ id: number; order_id: string; state: DueRefund["state"]; amount_minor: string; gateway_refund_id: string | null; check_attempts: number }> }>(
     `WITH due AS (
-       SELECT id FROM app.order_refunds WHERE state = 'pending' AND next_check_at <= now()
+       SELECT id FROM app.order_refunds WHERE state IN ('pending', 'unknown') AND next_check_at <= now()
         ORDER BY next_check_at LIMIT ? FOR UPDATE SKIP LOCKED)
      UPDATE app.order_refunds r SET next_check_at = now() + make_interval(secs => ?), check_attempts = check_attempts + 1
        FROM due WHERE r.id = due.id
-     RETURNING r.id, r.order_id, r.gateway_refund_id, r.check_attempts`,
+     RETURNING r.id, r.order_id, r.state, r.amount_minor, r.gateway_refund_id, r.check_attempts`,
     [limit, leaseMs / 1000],
   );
-  return rows.map((row) => ({ id: Number(row.id), orderId: row.order_id, gatewayRefundId: row.gateway_refund_id, checkAttempts: row.check_attempts }));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    orderId: row.order_id,
+    state: row.state,
+    amountMinor: Number(row.amount_minor),
+    gatewayRefundId: row.gateway_refund_id,
+    checkAttempts: row.check_attempts,
+  }));
 }
 
 export async function rescheduleRefund(db: Knex, id: number, nextCheckAt: Date): Promise<void> {
-  await db("app.order_refunds").where({ id, state: "pending" }).update({ next_check_at: nextCheckAt, updated_at: db.fn.now() });
+  await db("app.order_refunds").where({ id }).whereIn("state", ["pending", "unknown"]).update({ next_check_at: nextCheckAt, updated_at: db.fn.now() });
 }
 
 export async function listRefunds(db: Knex, orderId: string): Promise<RefundRow[]> {

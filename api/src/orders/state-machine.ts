@@ -5,7 +5,7 @@ import type { Knex } from "../db/knex";
 import { emitOrderPaid, emitOrderVerified, type OrderFact } from "../webhooks/emitters";
 import { insertTransition, updateOrderState, type OrderColumns, type OrderRecord } from "./orders.repo";
 
-export const ORDER_STATES = ["created", "pending", "paid", "verified", "failed", "cancelled", "expired", "refund_pending", "refunded"] as const;
+export const ORDER_STATES = ["created", "pending", "paid", "verified", "failed", "cancelled", "expired", "refund_pending", "refund_unknown", "refunded"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /**
@@ -13,14 +13,18 @@ export type OrderState = (typeof ORDER_STATES)[number];
  * cashier confirmed cash); `verified`: our independent re-read at the gateway matched the order. `expired → paid`:
  * a gateway that takes the shopper's money before it tells us (Nagad, SSLCommerz) reported a payment made after the
  * order expired; the money is the brand's, so the order is paid after all (orders/settlement.ts). `refund_pending →
- * verified`: the gateway refused a full refund after first accepting it (orders/refunds.ts).
+ * verified`: the gateway refused a full refund after first accepting it (orders/refunds.ts). `refund_unknown`: a
+ * refund's answer was lost (a time-out, a 5xx), so whether the gateway refunded is not known; its amount stays
+ * reserved and nothing else is refunded until the reconciliation job learns from the gateway that it was made
+ * (refunded, refund_pending, or verified for a part) or not (verified, the amount refundable again).
  */
 export const TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = Object.freeze({
   created: ["pending", "failed", "expired"],
   pending: ["paid", "failed", "cancelled", "expired"],
   paid: ["verified"],
-  verified: ["refund_pending", "refunded"],
+  verified: ["refund_pending", "refund_unknown", "refunded"],
   refund_pending: ["refunded", "verified"],
+  refund_unknown: ["refunded", "refund_pending", "verified"],
   expired: ["paid"],
   failed: [],
   cancelled: [],

@@ -8,6 +8,7 @@ import {
   type CallbackInput,
   type GatewayCredentials,
   type GatewayOrder,
+  type LostRefund,
   type PaymentGateway,
   type Settlement,
   type StartResult,
@@ -21,6 +22,8 @@ const MAX_CACHED_TOKENS = 1000;
 /** "The payment has already been completed" and "Payment execution already been called before". */
 const ALREADY_EXECUTED = new Set(["2062", "2117", "2068"]);
 const INVALID_PAYMENT_STATE = "2056";
+/** The refund status query's answer for a transaction with no refund. */
+const NO_SUCH_REFUND = "2028";
 const MAINTENANCE = "503";
 const PAYMENT_ID = /^[A-Za-z0-9]{1,64}$/;
 
@@ -159,6 +162,24 @@ export class BkashGateway implements PaymentGateway {
       throw new GatewayError("bkash", "MISMATCH", "bKash refunded another transaction or amount than asked", false);
     }
     return { refundId: refundTrxID, state: field(answer.body, "transactionStatus") === "Completed" ? "refunded" : "pending" };
+  }
+
+  /**
+   * The refund status query (the refund API with only paymentID and trxID): bKash's latest refund of the payment. A
+   * refund we did not record, of the amount asked, is the one whose answer was lost; none, or one we recorded, means
+   * it was not made (the order allows one refund in flight at a time).
+   */
+  async findRefund(order: GatewayOrder, amountMinor: number, knownRefundIds: readonly string[], creds: GatewayCredentials): Promise<LostRefund> {
+    if (!order.gatewayPaymentId || !order.gatewayTrxId) return { outcome: "not_made", reason: "the order has no bKash transaction to refund" };
+    const answer = await this.api(creds, "/payment/refund", "bKash refund status", { paymentID: order.gatewayPaymentId, trxID: order.gatewayTrxId });
+    const refused = refusal(answer.body);
+    if (refused?.code === NO_SUCH_REFUND) return { outcome: "not_made", reason: "bKash has no refund of this payment" };
+    if (refused) return { outcome: "unknown", reason: `bKash would not report the refund: ${refused.code} ${refused.message}`.trim() };
+    const refundTrxID = field(answer.body, "refundTrxID");
+    if (!refundTrxID || field(answer.body, "originalTrxID") !== order.gatewayTrxId) return { outcome: "unknown", reason: "bKash reported a refund without its id or of another transaction" };
+    if (knownRefundIds.includes(refundTrxID)) return { outcome: "not_made", reason: `bKash's latest refund of this payment is ${refundTrxID}, recorded already` };
+    if (parseAmount(field(answer.body, "amount")) !== amountMinor) return { outcome: "unknown", reason: `bKash's latest refund, ${refundTrxID}, is of another amount than asked` };
+    return { outcome: "made", refundId: refundTrxID, state: field(answer.body, "transactionStatus") === "Completed" ? "refunded" : "pending" };
   }
 
   /** A Completed report counts as paid only when it is our payment, reference, amount and currency. */

@@ -37,6 +37,12 @@ export type Settlement =
   /** Amount, currency or reference differ: never paid. */
   | { outcome: "mismatch"; reason: string };
 
+/** What became of a refund whose answer was lost: made (its id and state), not made, or the gateway would not say. */
+export type LostRefund =
+  | { outcome: "made"; refundId: string; state: "refunded" | "pending" }
+  | { outcome: "not_made"; reason: string }
+  | { outcome: "unknown"; reason: string };
+
 /** The gateway could not be reached, timed out, or answered 5xx or garbage (retryable), or refused for good (not). */
 export class GatewayError extends Error {
   constructor(
@@ -77,6 +83,12 @@ export interface PaymentGateway {
    * gateways whose refunds are final when answered (bKash) or that have none (Nagad).
    */
   refundStatus?(order: GatewayOrder, refundId: string, creds: GatewayCredentials): Promise<"refunded" | "pending" | "failed">;
+  /**
+   * Whether a refund of `amountMinor` whose answer was lost (`refund` timed out or answered 5xx) was made, asked of
+   * the gateway's own record of the payment; `knownRefundIds` are this payment's refunds we recorded, which it is not.
+   * Absent on gateways that cannot find a refund without the id they answered (SSLCommerz) or have none (Nagad).
+   */
+  findRefund?(order: GatewayOrder, amountMinor: number, knownRefundIds: readonly string[], creds: GatewayCredentials): Promise<LostRefund>;
 }
 
 /** The gateways by method, configured with base URLs (config.payments.gateways) and the per-call time limit. */

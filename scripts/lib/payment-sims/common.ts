@@ -9,10 +9,13 @@ import Koa from "koa";
 import getRawBody from "raw-body";
 import type { GatewayCredentials } from "../../../api/src/payments/gateway";
 
-export type FailureKind = "503" | "timeout" | "garbage";
+export type FailureKind = "503" | "timeout" | "garbage" | "lost";
 
 export type SimControl = {
-  /** The next `count` (default 1) API calls fail this way: HTTP 503, no answer at all, or a body that is not JSON. */
+  /**
+   * The next `count` (default 1) API calls fail this way: HTTP 503, no answer at all (the call never reaches the
+   * gateway), a body that is not JSON, or `lost`: the call is carried out and its answer never arrives.
+   */
   failNext(kind: FailureKind, count?: number): void;
   /** Every API answer waits this long first (0 turns it off). */
   delayMs(ms: number): void;
@@ -127,6 +130,10 @@ export class SimState {
         ctx.type = "text/html";
         ctx.body = "<html><body><h1>Gateway</h1>upstream said something odd</body></html>";
       } else if (failure === "timeout") {
+        await this.hold(ctx);
+      } else if (failure === "lost") {
+        await next();
+        ctx.body = undefined;
         await this.hold(ctx);
       } else {
         await next();

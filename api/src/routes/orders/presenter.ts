@@ -63,6 +63,8 @@ export function shopperMessage(order: OrderRecord): string {
       return "This order expired before it was paid. Nothing was charged; you can place a new one.";
     case "refund_pending":
       return "Your payment is being refunded.";
+    case "refund_unknown":
+      return `A refund was asked for; the shop is confirming it with ${gateway}.`;
     case "refunded":
       return "Your payment was refunded.";
   }

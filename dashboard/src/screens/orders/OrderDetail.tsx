@@ -119,6 +119,7 @@ function Timeline({ order }: { order: Order }) {
 const REFUND_STATES: Record<Order["refunds"][number]["state"], { text: string; tone: Tone }> = {
   requested: { text: "Requested", tone: "neutral" },
   pending: { text: "Pending at the gateway", tone: "warn" },
+  unknown: { text: "Unconfirmed: being checked with the gateway", tone: "warn" },
   refunded: { text: "Refunded", tone: "ok" },
   failed: { text: "Failed", tone: "bad" },
 };

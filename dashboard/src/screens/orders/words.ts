@@ -18,6 +18,7 @@ export const ORDER_STATES: Record<OrderState, { text: string; tone: Tone; meanin
   cancelled: { text: "Cancelled", tone: "neutral", meaning: "The shopper cancelled at the gateway." },
   expired: { text: "Expired", tone: "neutral", meaning: "Not paid in time." },
   refund_pending: { text: "Refund pending", tone: "warn", meaning: "A refund was asked of the gateway and has not settled yet." },
+  refund_unknown: { text: "Refund unconfirmed", tone: "warn", meaning: "The gateway did not answer a refund; its amount stays reserved until the gateway says whether it was made." },
   refunded: { text: "Refunded", tone: "neutral", meaning: "Refunded in full." },
 };
 

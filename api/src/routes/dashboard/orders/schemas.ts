@@ -134,7 +134,7 @@ export const orderDetailSchema: JsonSchema = {
           amount: AMOUNT,
           amount_minor: { type: "integer" },
           reason: { type: "string" },
-          state: { enum: ["requested", "pending", "refunded", "failed"] },
+          state: { enum: ["requested", "pending", "unknown", "refunded", "failed"], description: "unknown: the gateway's answer was lost; the amount stays reserved until it says whether the refund was made" },
           gateway_refund_id: { type: ["string", "null"] },
           actor: { type: "string" },
           created_at: TIMESTAMP,
