@@ -1,6 +1,7 @@
 // The scan page (GET /scan/{uid}): what a shopper sees after tapping the NFC tag, mobile first.
 import { DEFAULT_LANG, formatDateTime, type Lang } from "../i18n/languages";
 import { messagesFor } from "../i18n/messages";
+import { careText, categoryName, fibreName } from "../i18n/product-words";
 import type { PublicRecord } from "../passports/public-record";
 import { shopperWords, type TagChip, type TapVerdict } from "../tags/verdicts";
 import { formatKg, ratingOf } from "./carbon";
@@ -72,7 +73,7 @@ function fibreCard(record: PublicRecord, lang: Lang): SafeHtml {
   const shares = record.content.fiber_composition;
   if (shares.length === 0) return html``;
   return html`<section class="card"><h2>${messagesFor(lang).fibreComposition}</h2><ul class="plain">${shares.map(
-    (s) => html`<li><div class="fibre"><span>${s.fiber}</span><span>${s.percent}%</span></div><progress max="100" value="${s.percent}">${s.percent}%</progress></li>`,
+    (s) => html`<li><div class="fibre"><span>${fibreName(s.fiber, lang)}</span><span>${s.percent}%</span></div><progress max="100" value="${s.percent}">${s.percent}%</progress></li>`,
   )}</ul></section>`;
 }
 
@@ -121,7 +122,7 @@ function timelineCard(record: PublicRecord, lang: Lang): SafeHtml {
 }
 
 function careCard(record: PublicRecord, lang: Lang): SafeHtml {
-  const care = record.content.care_instructions.trim();
+  const care = careText(record.content, lang).trim();
   if (!care) return html``;
   return html`<section class="card"><h2>${messagesFor(lang).careInstructions}</h2><p>${care}</p></section>`;
 }
@@ -184,7 +185,7 @@ export function scanPage(input: {
 <main>
 ${input.tap ? tapCard(input.tap, brand.name, lang) : ""}
 ${passportWarnings(record, lang)}
-<section class="card"><p class="eyebrow category">${product.category}</p><h1>${name}</h1>${verificationBadge(record, lang)}
+<section class="card"><p class="eyebrow category">${categoryName(product.category, lang)}</p><h1>${name}</h1>${verificationBadge(record, lang)}
 ${description ? html`<p>${description}</p>` : ""}</section>
 ${input.purchase ? purchaseSection(input.purchase, lang) : ""}
 ${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang)}

@@ -64,10 +64,16 @@ export function normaliseCategory(category: string): string {
   return category.trim().toLowerCase();
 }
 
+/** The category a brand's word names ("Tee" and "tshirt" are "t-shirt"); an unknown one, lower-cased. */
+export function canonicalCategory(category: string): string {
+  const named = normaliseCategory(category);
+  return CATEGORY_ALIASES[named] ?? named;
+}
+
 /** The care text of a category and whose it is: the brand's own for it, the brand's fallback, else the built-in. */
 export function defaultCare(category: string, brandCare: CareByCategory): { text: string; source: "brand_default" | "category_default" } {
   const named = normaliseCategory(category);
-  const canonical = CATEGORY_ALIASES[named] ?? named;
+  const canonical = canonicalCategory(category);
   const own = brandCare[named] ?? brandCare[canonical] ?? brandCare[BRAND_CARE_FALLBACK];
   if (own !== undefined) return { text: own, source: "brand_default" };
   return { text: CARE_BY_CATEGORY[canonical] ?? GARMENT_CARE, source: "category_default" };
