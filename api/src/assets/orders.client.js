@@ -10,19 +10,38 @@
   var SECRET_PREFIX = "order-secret:";
   /** States after which nothing changes by itself any more. */
   var SETTLED = { verified: true, failed: true, cancelled: true, expired: true, refunded: true };
-  var STATES = {
-    created: { word: "Started", tone: "waiting" },
-    pending: { word: "Waiting for payment", tone: "waiting" },
-    paid: { word: "Paid, being confirmed", tone: "good" },
-    verified: { word: "Paid", tone: "good" },
-    failed: { word: "Payment failed", tone: "bad" },
-    cancelled: { word: "Cancelled", tone: "neutral" },
-    expired: { word: "Expired", tone: "neutral" },
-    refund_pending: { word: "Refund in progress", tone: "waiting" },
-    refunded: { word: "Refunded", tone: "neutral" },
+  /** The colour of each state's badge; its word is the page's. */
+  var TONES = {
+    created: "waiting",
+    pending: "waiting",
+    paid: "good",
+    verified: "good",
+    failed: "bad",
+    cancelled: "neutral",
+    expired: "neutral",
+    refund_pending: "waiting",
+    refund_unknown: "waiting",
+    refunded: "neutral",
   };
-  var METHODS = { bkash: "bKash", nagad: "Nagad", sslcommerz: "Card (SSLCommerz)", cash_qr: "Cash at the till" };
-  var UNREACHABLE = "The shop could not be reached. Check your connection and try again.";
+  /**
+   * The words in the page's language, and how it writes amounts and times: the page carries them in
+   * data-page-words (pages/purchase.ts, scriptWords), so this script says nothing in a language of its own.
+   */
+  var WORDS = {};
+  var holder = document.querySelector("[data-page-words]");
+  try {
+    WORDS = JSON.parse(holder ? holder.getAttribute("data-page-words") : "{}") || {};
+  } catch {
+    WORDS = {};
+  }
+  WORDS.states = WORDS.states || {};
+  WORDS.messages = WORDS.messages || {};
+  WORDS.methods = WORDS.methods || {};
+
+  /** A sentence of the page's with its blanks ("{method}") filled in. */
+  function fill(text, name, value) {
+    return String(text || "").split("{" + name + "}").join(value);
+  }
   /**
    * Polling: every 2 s for the first two minutes (a cashier confirms, a gateway calls back), then every 10 s, for at
    * most 30 minutes, and not while the tab is hidden: shoppers behind one shop's address share its hourly budget.
@@ -58,19 +77,38 @@
     }
   }
 
+  /** As the scan page writes the price (pages/purchase.ts, formatMoney). */
   function money(amount, currency) {
     try {
-      return new Intl.NumberFormat("en", { style: "currency", currency: currency }).format(Number(amount));
+      return new Intl.NumberFormat(WORDS.moneyLocale || "en", { style: "currency", currency: currency }).format(Number(amount));
     } catch {
-      return currency + " " + amount;
+      return currency + " " + Number(amount).toFixed(2);
     }
   }
 
-  /** "2026-11-22 09:10 UTC", as the scan page writes times. */
+  /** As the scan page writes times: "2026-11-22 09:10 UTC" in English, else as i18n/languages.ts formatDateTime does. */
   function time(iso) {
     if (!iso) return "—";
     var date = new Date(iso);
-    return isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    if (isNaN(date.getTime())) return iso;
+    if (!WORDS.dateLocale) return date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    var day = new Intl.DateTimeFormat(WORDS.dateLocale, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+    var clock = new Intl.DateTimeFormat(WORDS.dateLocale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" }).format(date);
+    return day + ", " + clock + " UTC";
+  }
+
+  function methodName(method) {
+    return WORDS.methods[method] || method;
+  }
+
+  /** Where the order stands, in a sentence of the page's language (the API's own message is in English). */
+  function orderMessage(order) {
+    if (order.status === "pending" && order.method === "cash_qr") return WORDS.pendingCash;
+    return fill(WORDS.messages[order.status], "method", methodName(order.method));
+  }
+
+  function stateWord(status) {
+    return WORDS.states[status] || status;
   }
 
   /** fetch, answering { status, body } with the JSON envelope, or status 0 when there was no answer. */
@@ -119,17 +157,17 @@
           onOrder(order);
           if (SETTLED[order.status]) return;
         } else if (answer.status === 404) {
-          onProblem("No order matches this page and its key. Open the link the payment page sent you back with, or ask the shop.");
+          onProblem(WORDS.noSuchOrder);
           return;
         } else if (answer.status === 429) {
-          onProblem("Many shoppers are checking their orders from this connection; checking again in a minute…");
+          onProblem(WORDS.busyConnection);
         } else {
-          onProblem(answer.status === 0 ? "The connection to the shop was lost; still trying…" : "The shop could not answer just now; still trying…");
+          onProblem(answer.status === 0 ? WORDS.connectionLost : WORDS.shopBusy);
         }
         var elapsed = Date.now() - started;
         var wait = answer.status === 429 ? RATE_LIMITED_MS : elapsed < FAST_FOR_MS ? FAST_MS : SLOW_MS;
         if (elapsed < POLL_FOR_MS) window.setTimeout(tick, wait);
-        else onProblem("This page stopped checking after 30 minutes; reload it to see where the order stands.");
+        else onProblem(WORDS.stoppedChecking);
       });
     }
     tick();
@@ -138,21 +176,22 @@
   /** The words for a refusal of POST /api/orders, by its stable code; `label` is the method's name. */
   function orderProblem(answer, label) {
     var error = (answer.body && answer.body.error) || {};
-    if (answer.status === 0) return UNREACHABLE;
-    if (answer.status === 429) return "Too many attempts from your connection. Wait a minute, then try again.";
+    if (answer.status === 0) return WORDS.shopUnreachable;
+    if (answer.status === 429) return WORDS.tooManyAttempts;
     switch (error.code) {
       case "SALES_DISABLED":
-        return "This product is not on sale here right now.";
+        return WORDS.notOnSale;
       case "METHOD_UNAVAILABLE":
-        return label + " is not available for this product right now. Choose another way to pay.";
+        return fill(WORDS.methodUnavailable, "method", label);
       case "GATEWAY_UNAVAILABLE":
-        return label + " could not be reached, so nothing was charged. Try again in a moment, or choose another way to pay.";
+        return fill(WORDS.gatewayUnavailable, "method", label);
       case "NOT_FOUND":
-        return "This product can no longer be bought here.";
+        return WORDS.productGone;
       case "VALIDATION_ERROR":
-        return "The order could not be placed: " + (error.message || "the shop refused it.");
+        // The API's reason is in English and names fields the shopper never saw: the page says it in its words.
+        return WORDS.orderRefused;
       default:
-        return "The order could not be placed. Try again in a moment" + (error.request_id ? " (reference " + error.request_id + ")." : ".");
+        return error.request_id ? fill(WORDS.orderFailed, "reference", error.request_id) : WORDS.orderFailedNoReference;
     }
   }
 
@@ -200,7 +239,7 @@
       if (!button || button.name !== "method") return;
       var label = button.textContent.trim();
       error.textContent = "";
-      setWorking(true, "Placing your order…");
+      setWorking(true, WORDS.placingOrder);
       call("/api/orders", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -217,7 +256,7 @@
         if (order.next && order.next.type === "redirect") {
           var target = safeUrl(order.next.url);
           if (target) {
-            busy.textContent = "Taking you to " + label + "…";
+            busy.textContent = fill(WORDS.takingYouTo, "method", label);
             window.location.assign(target);
             return;
           }
@@ -229,7 +268,7 @@
           return;
         }
         setWorking(false);
-        error.textContent = "The order was placed but the shop did not say how to pay. Open your order's page to see it.";
+        error.textContent = WORDS.noNextStep;
       });
     });
   }
@@ -251,12 +290,12 @@
         if (current.status === "verified" || current.status === "paid") {
           field(view, "qr-block").hidden = true;
           state.className = "order-state paid-state";
-          say(state, "✓ Payment received. Thank you.");
+          say(state, WORDS.paymentReceived);
         } else if (SETTLED[current.status]) {
           field(view, "qr-block").hidden = true;
-          say(state, current.message || (STATES[current.status] || { word: current.status }).word);
+          say(state, orderMessage(current) || stateWord(current.status));
         } else {
-          say(state, "Waiting for the cashier to confirm…");
+          say(state, WORDS.waitingForCashier);
         }
       },
       function (problem) {
@@ -284,10 +323,7 @@
     var receipt = field(document, "receipt");
     var secret = secretFor(orderId);
     if (!secret) {
-      problem.textContent =
-        "This browser has no key for this order, so its details cannot be shown. Open the link the payment page sent you back with, in the browser you paid with, or ask the shop about order " +
-        orderId +
-        ".";
+      problem.textContent = fill(WORDS.noKey, "order", orderId);
       problem.hidden = false;
       return;
     }
@@ -297,13 +333,13 @@
       secret,
       function (order) {
         loading.hidden = true;
-        var state = STATES[order.status] || { word: order.status, tone: "neutral" };
+        var tone = TONES[order.status] || "neutral";
         field(section, "title").textContent = order.product_name;
         field(section, "amount").textContent = money(order.amount, order.currency);
         var badge = field(section, "state");
-        badge.textContent = state.word;
-        badge.className = "status " + state.tone;
-        say(field(section, "message"), order.message || "");
+        badge.textContent = stateWord(order.status);
+        badge.className = "status " + tone;
+        say(field(section, "message"), orderMessage(order) || "");
         field(section, "product-link").href = "/scan/" + encodeURIComponent(order.uid);
         details.hidden = false;
         var paid = order.status === "paid" || order.status === "verified";
@@ -314,9 +350,9 @@
           uid.textContent = order.uid;
           uid.href = "/scan/" + encodeURIComponent(order.uid);
           field(receipt, "r-amount").textContent = money(order.amount, order.currency);
-          field(receipt, "r-method").textContent = METHODS[order.method] || order.method;
+          field(receipt, "r-method").textContent = methodName(order.method);
           field(receipt, "r-paid").textContent = time(order.paid_at);
-          field(receipt, "r-verified").textContent = order.verified_at ? time(order.verified_at) : "Being confirmed with the payment provider…";
+          field(receipt, "r-verified").textContent = order.verified_at ? time(order.verified_at) : WORDS.beingConfirmedWithProvider;
         }
       },
       function (text) {

@@ -1,5 +1,6 @@
 // The English words of the shopper pages and the certificate PDF. Every key has its Bengali twin in catalogue.bn.ts
 // (the type makes a missing one a compile error); a function takes what the sentence needs.
+import type { PaymentMethod } from "../plans/catalogue";
 import type { CarbonRating } from "../products/carbon";
 import type { TapVerdict } from "../tags/verdicts";
 import { html, type SafeHtml } from "../pages/html";
@@ -176,7 +177,8 @@ export const EN = {
   pricePrefix: "Price: ",
   payNeedsScript: "Paying here needs JavaScript. Turn it on, or pay in the shop.",
   chooseHowToPay: "Choose how to pay:",
-  cashAtTill: "Cash at the till",
+  /** A shopper's names of the ways to pay: a shopper pays cash, the QR code is how. */
+  methodNames: { bkash: "bKash", nagad: "Nagad", sslcommerz: "Card (SSLCommerz)", cash_qr: "Cash at the till" } as Record<PaymentMethod, string>,
   payAtTill: "Pay at the till",
   cashierQrAlt: "QR code for the cashier to scan",
   showCashier: "Show this to the cashier.",
@@ -194,6 +196,73 @@ export const EN = {
   paid: "Paid",
   confirmed: "Confirmed",
   keepReceipt: "Keep this page, or note the order number, in case you need to ask the shop about this payment.",
+  beingConfirmedWithProvider: "Being confirmed with the payment provider…",
+
+  // What the page's script (assets/orders.client.js) says while it places and follows an order
+  orderStates: {
+    created: "Started",
+    pending: "Waiting for payment",
+    paid: "Paid, being confirmed",
+    verified: "Paid",
+    failed: "Payment failed",
+    cancelled: "Cancelled",
+    expired: "Expired",
+    refund_pending: "Refund in progress",
+    refund_unknown: "Refund being confirmed",
+    refunded: "Refunded",
+  } as Record<string, string>,
+  /**
+   * Where the order stands, in a sentence (as GET /api/orders/{id} says it in English, routes/orders/presenter.ts).
+   * Keyed by string, not OrderState, so that a state added to the orders is a test failure here (test/api/i18n-*),
+   * not a compile error in the middle of someone's change; empty for a state without words yet.
+   */
+  orderMessage: (state: string, gateway: string, cash: boolean): string => {
+    switch (state) {
+      case "created":
+        return "Your order is being set up.";
+      case "pending":
+        return cash ? "Show the QR code to the cashier to pay." : `Waiting for your payment with ${gateway}.`;
+      case "paid":
+        return `Payment received. We are confirming it with ${gateway}.`;
+      case "verified":
+        return "Payment received. Thank you.";
+      case "failed":
+        return "The payment did not go through. You can try again.";
+      case "cancelled":
+        return "The payment was cancelled.";
+      case "expired":
+        return "This order expired before it was paid. Nothing was charged; you can place a new one.";
+      case "refund_pending":
+        return "Your payment is being refunded.";
+      case "refund_unknown":
+        return `A refund was asked for; the shop is confirming it with ${gateway}.`;
+      case "refunded":
+        return "Your payment was refunded.";
+      default:
+        return "";
+    }
+  },
+  paymentReceived: "✓ Payment received. Thank you.",
+  waitingForCashier: "Waiting for the cashier to confirm…",
+  placingOrder: "Placing your order…",
+  takingYouTo: (method: string) => `Taking you to ${method}…`,
+  shopUnreachable: "The shop could not be reached. Check your connection and try again.",
+  tooManyAttempts: "Too many attempts from your connection. Wait a minute, then try again.",
+  notOnSale: "This product is not on sale here right now.",
+  methodUnavailable: (method: string) => `${method} is not available for this product right now. Choose another way to pay.`,
+  gatewayUnavailable: (method: string) => `${method} could not be reached, so nothing was charged. Try again in a moment, or choose another way to pay.`,
+  productGone: "This product can no longer be bought here.",
+  orderRefused: "The order could not be placed: the shop refused it.",
+  orderFailed: (reference: string) => `The order could not be placed. Try again in a moment (reference ${reference}).`,
+  orderFailedNoReference: "The order could not be placed. Try again in a moment.",
+  noNextStep: "The order was placed but the shop did not say how to pay. Open your order's page to see it.",
+  noSuchOrder: "No order matches this page and its key. Open the link the payment page sent you back with, or ask the shop.",
+  busyConnection: "Many shoppers are checking their orders from this connection; checking again in a minute…",
+  connectionLost: "The connection to the shop was lost; still trying…",
+  shopBusy: "The shop could not answer just now; still trying…",
+  stoppedChecking: "This page stopped checking after 30 minutes; reload it to see where the order stands.",
+  noKey: (orderId: string) =>
+    `This browser has no key for this order, so its details cannot be shown. Open the link the payment page sent you back with, in the browser you paid with, or ask the shop about order ${orderId}.`,
 
   // Certificate PDF
   pdfTitle: "Digital Product Passport — Certificate of Authenticity",

@@ -6,7 +6,7 @@ import { DEFAULT_LANG, type Lang } from "../i18n/languages";
 import { messagesFor } from "../i18n/messages";
 import { html } from "./html";
 import { dppFooter, renderPage, serviceHeader, type RenderedPage } from "./layout";
-import { ORDERS_SCRIPT_PATH, PURCHASE_CSS } from "./purchase";
+import { ORDERS_SCRIPT_PATH, PURCHASE_CSS, scriptWordsAttribute } from "./purchase";
 
 /** State words as badges: always the word, the colour only repeats it. */
 const ORDER_CSS = `
@@ -18,12 +18,12 @@ const ORDER_CSS = `
 .receipt dl.facts{margin:0 0 12px}
 .order .alert{overflow-wrap:anywhere}`;
 
-/** The script fills in the order's state in English (assets/orders.client.js); the page's own words follow `lang`. */
+/** The page's words follow `lang`, and so do the script's (assets/orders.client.js), which it reads from the page. */
 export function orderStatusPage(orderId: string, lang: Lang = DEFAULT_LANG): RenderedPage {
   const t = messagesFor(lang);
   const body = html`${serviceHeader(lang)}
 <main>
-<section class="card order" id="order" data-order-id="${orderId}" aria-labelledby="order-title">
+<section class="card order" id="order" data-order-id="${orderId}" aria-labelledby="order-title" ${scriptWordsAttribute(lang)}>
 <p class="eyebrow">${t.order} <span class="mono">${orderId}</span></p>
 <h1 id="order-title" data-field="title">${t.yourOrder}</h1>
 <noscript><p>${t.orderNeedsScript}</p></noscript>

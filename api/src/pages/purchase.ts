@@ -2,6 +2,8 @@
 // and the Cash QR view that the page's script (assets/orders.client.js) fills in once the order is placed.
 import { DEFAULT_LANG, INTL_LOCALES, type Lang } from "../i18n/languages";
 import { messagesFor } from "../i18n/messages";
+import { ORDER_STATES, type OrderState } from "../orders/state-machine";
+import type { PaymentMethod } from "../plans/catalogue";
 import { html, type SafeHtml } from "./html";
 
 /** What the scan page offers: the product's price and the methods availableMethods() returned, in that order. */
@@ -13,23 +15,73 @@ export type PurchaseOffer = {
   methods: ReadonlyArray<{ method: string; label: string }>;
 };
 
-/** Where a shopper's words differ from the dashboard's: a shopper pays cash, the QR code is how. */
+/** The shopper's name of a way to pay, in the page's language (the dashboard's label for one the catalogue lacks). */
 function shopperLabel(method: { method: string; label: string }, lang: Lang): string {
-  return method.method === "cash_qr" ? messagesFor(lang).cashAtTill : method.label;
+  return messagesFor(lang).methodNames[method.method as PaymentMethod] ?? method.label;
 }
 
 /** The script of the purchase section and of the order status page, served by the pages router. */
 export const ORDERS_SCRIPT_PATH = "/assets/orders.js";
 
+/** The Intl locale of amounts: "en" in English ("BDT 1,990.00", "$25.00"), the language's own otherwise ("1,990.00৳"). */
+export function moneyLocale(lang: Lang): string {
+  return lang === DEFAULT_LANG ? "en" : INTL_LOCALES[lang];
+}
+
 /** "BDT 1,990.00", "$25.00": the amount as the shopper reads it, in the page's language (Latin digits). */
 export function formatMoney(amount: string | number, currency: string, lang: Lang = DEFAULT_LANG): string {
   const value = Number(amount);
   try {
-    return new Intl.NumberFormat(lang === DEFAULT_LANG ? "en" : INTL_LOCALES[lang], { style: "currency", currency }).format(value);
+    return new Intl.NumberFormat(moneyLocale(lang), { style: "currency", currency }).format(value);
   } catch {
     // Not a currency Intl knows (a bad row): the code and the figure still say it.
     return `${currency} ${value.toFixed(2)}`;
   }
+}
+
+/**
+ * What the page's script says and how it writes amounts and times, in the page's language: the script has no words
+ * of its own, so the Buy section and the order page carry these in `data-page-words`. "{method}", "{reference}" and
+ * "{order}" are filled in by the script. `dateLocale` is null in English, where times read "2026-11-22 09:10 UTC" as
+ * on the scan page; otherwise the script writes them as formatDateTime does.
+ */
+export function scriptWords(lang: Lang) {
+  const t = messagesFor(lang);
+  const messages = Object.fromEntries(ORDER_STATES.map((state) => [state, t.orderMessage(state, "{method}", false)])) as Record<OrderState, string>;
+  return {
+    moneyLocale: moneyLocale(lang),
+    dateLocale: lang === DEFAULT_LANG ? null : INTL_LOCALES[lang],
+    states: t.orderStates,
+    messages,
+    pendingCash: t.orderMessage("pending", "", true),
+    methods: t.methodNames,
+    paymentReceived: t.paymentReceived,
+    waitingForCashier: t.waitingForCashier,
+    placingOrder: t.placingOrder,
+    takingYouTo: t.takingYouTo("{method}"),
+    shopUnreachable: t.shopUnreachable,
+    tooManyAttempts: t.tooManyAttempts,
+    notOnSale: t.notOnSale,
+    methodUnavailable: t.methodUnavailable("{method}"),
+    gatewayUnavailable: t.gatewayUnavailable("{method}"),
+    productGone: t.productGone,
+    orderRefused: t.orderRefused,
+    orderFailed: t.orderFailed("{reference}"),
+    orderFailedNoReference: t.orderFailedNoReference,
+    noNextStep: t.noNextStep,
+    noSuchOrder: t.noSuchOrder,
+    busyConnection: t.busyConnection,
+    connectionLost: t.connectionLost,
+    shopBusy: t.shopBusy,
+    stoppedChecking: t.stoppedChecking,
+    noKey: t.noKey("{order}"),
+    beingConfirmedWithProvider: t.beingConfirmedWithProvider,
+  };
+}
+
+/** The page's words for its script, as an attribute (escaped by `html`, read with JSON.parse). */
+export function scriptWordsAttribute(lang: Lang): SafeHtml {
+  return html`data-page-words="${JSON.stringify(scriptWords(lang))}"`;
 }
 
 /**
@@ -61,7 +113,7 @@ export const PURCHASE_CSS = `
  */
 export function purchaseSection(offer: PurchaseOffer, lang: Lang = DEFAULT_LANG): SafeHtml {
   const t = messagesFor(lang);
-  return html`<section class="card buy" id="buy" aria-labelledby="buy-title">
+  return html`<section class="card buy" id="buy" aria-labelledby="buy-title" ${scriptWordsAttribute(lang)}>
 <h2 id="buy-title">${t.buy}</h2>
 <p class="price" data-field="price"><span class="sr-only">${t.pricePrefix}</span>${formatMoney(offer.price, offer.currency, lang)}</p>
 <noscript><p class="muted">${t.payNeedsScript}</p></noscript>
