@@ -170,14 +170,16 @@ describe("landing page and API reference", () => {
       expect(body).to.match(/<html lang="en">/);
       expect(body.match(/<h1[ >]/g)).to.have.length(1);
       expect(body).to.match(/<h2 id="api">API<\/h2>/);
-      expect(body).to.match(/Brand dashboard<span class="soon">coming<\/span>/);
+      // The dashboard is live: linked, never announced as coming.
+      expect(body).to.match(/<a href="\/dashboard">Brand dashboard<\/a>/);
+      expect(body).not.to.match(/\bcoming\b/i);
     });
 
-    it("links the reference, the document, a minted demo passport, the statistics and readiness, and each link answers", async () => {
+    it("links the reference, the document, a minted demo passport, the statistics, readiness and the dashboard, and each link answers", async () => {
       const body = await (await fetch(`${base}/`)).text();
       const links = [...body.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => new URL(m[1]!, base));
       const paths = links.map((url) => url.pathname);
-      expect(paths).to.include.members(["/docs", "/api/openapi.json", "/api/stats", "/readyz"]);
+      expect(paths).to.include.members(["/docs", "/api/openapi.json", "/api/stats", "/readyz", "/dashboard"]);
       for (const url of links) expect(url.origin, url.href).to.equal(new URL(base).origin);
 
       const scan = paths.find((p) => p.startsWith("/scan/"));
