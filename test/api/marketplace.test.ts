@@ -53,7 +53,7 @@ function seedRegistry(overrides: (f: FactorySeed) => Partial<FactoryReputation> 
 type ErrorEnvelope = { success: boolean; error: { code: string; request_id: string; details?: Array<{ field: string; problem: string }> } };
 type OpenApiDoc = { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { required: string[] } }> }; responses: object }>> };
 
-const needs = (partial: Partial<Needs>): Needs => ({ productTypes: [], certifications: [], countries: [], keywords: [], ...partial });
+const needs = (partial: Partial<Needs>): Needs => ({ productTypes: [], certifications: [], preferredCertifications: [], countries: [], keywords: [], ...partial });
 const ids = (ranking: { matches: Array<{ factory: { factoryId: number } }> }) => ranking.matches.map((m) => m.factory.factoryId);
 
 describe("RFQ matching", () => {
@@ -133,9 +133,12 @@ describe("RFQ matching", () => {
       expect(read).to.deep.equal({
         productTypes: ["t-shirt"],
         certifications: ["OEKO-TEX"],
+        preferredCertifications: [],
         quantity: 1200,
         countries: ["BD", "IN"],
         maxLeadTimeDays: undefined,
+        destination: undefined,
+        incoterm: undefined,
         keywords: ["organic"],
       });
     });

@@ -1,5 +1,7 @@
-// Country names for RFQ matching: ISO 3166-1 alpha-2 code → English name, and the names and demonyms buyers write.
-// Covers the registry's countries (scripts/data/factories.json) and the other main garment-sourcing countries.
+// Country names for RFQ matching: ISO 3166-1 alpha-2 code → English name, and the names and demonyms buyers write;
+// and the ports and cities buyers name instead of a country ("FOB Chittagong", "CIF Hamburg").
+// Covers the registry's countries (scripts/data/factories.json), the other main garment-sourcing countries and the
+// main buying countries.
 import { normalizeText } from "./vocabulary";
 
 type Country = { name: string; names: string[]; demonyms: string[] };
@@ -51,6 +53,65 @@ export const COUNTRIES: Record<string, Country> = {
   JP: { name: "Japan", names: ["japan"], demonyms: ["japanese"] },
   KR: { name: "South Korea", names: ["south korea", "korea"], demonyms: ["korean"] },
   TW: { name: "Taiwan", names: ["taiwan"], demonyms: ["taiwanese"] },
+  NL: { name: "Netherlands", names: ["netherlands", "the netherlands", "holland"], demonyms: ["dutch"] },
+  BE: { name: "Belgium", names: ["belgium"], demonyms: ["belgian"] },
+  SE: { name: "Sweden", names: ["sweden"], demonyms: ["swedish"] },
+  DK: { name: "Denmark", names: ["denmark"], demonyms: ["danish"] },
+  NO: { name: "Norway", names: ["norway"], demonyms: ["norwegian"] },
+  FI: { name: "Finland", names: ["finland"], demonyms: ["finnish"] },
+  IE: { name: "Ireland", names: ["ireland"], demonyms: ["irish"] },
+  AT: { name: "Austria", names: ["austria"], demonyms: ["austrian"] },
+  CH: { name: "Switzerland", names: ["switzerland"], demonyms: ["swiss"] },
+  AE: { name: "United Arab Emirates", names: ["united arab emirates", "uae"], demonyms: ["emirati"] },
+  SA: { name: "Saudi Arabia", names: ["saudi arabia", "ksa"], demonyms: ["saudi"] },
+  AU: { name: "Australia", names: ["australia"], demonyms: ["australian"] },
+  NZ: { name: "New Zealand", names: ["new zealand"], demonyms: [] },
+  CA: { name: "Canada", names: ["canada"], demonyms: ["canadian"] },
+};
+
+/**
+ * Ports, airports and cities buyers name, by country. Only names that are not ordinary English words: a place is
+ * read wherever it appears, and what it means (where the goods are made, or where they go) comes from its context.
+ */
+export const PLACES: Record<string, string[]> = {
+  BD: ["chittagong", "chattogram", "ctg", "mongla", "dhaka", "gazipur", "narayanganj", "ashulia", "savar", "tongi", "narsingdi"],
+  IN: ["tiruppur", "tirupur", "chennai", "mumbai", "nhava sheva", "mundra", "tuticorin", "kolkata", "bengaluru", "bangalore", "ahmedabad", "ludhiana", "new delhi", "delhi", "noida", "gurgaon", "panipat", "karur"],
+  VN: ["ho chi minh", "ho chi minh city", "saigon", "hcmc", "cat lai", "hai phong", "haiphong", "hanoi", "da nang", "bien hoa"],
+  TR: ["istanbul", "izmir", "mersin", "denizli", "bursa", "ambarli"],
+  PT: ["porto", "leixoes", "lisbon", "lisboa", "guimaraes", "famalicao", "barcelos"],
+  PK: ["karachi", "port qasim", "qasim", "faisalabad", "lahore", "sialkot"],
+  LK: ["colombo", "biyagama", "katunayake"],
+  KH: ["phnom penh", "sihanoukville"],
+  MA: ["tangier", "tanger", "tanger med", "casablanca"],
+  CN: ["shanghai", "ningbo", "shenzhen", "yantian", "guangzhou", "qingdao", "xiamen", "hong kong"],
+  ID: ["jakarta", "tanjung priok", "semarang", "bandung"],
+  MM: ["yangon"],
+  TH: ["laem chabang", "bangkok"],
+  MY: ["port klang", "kuala lumpur"],
+  EG: ["alexandria", "port said"],
+  DE: ["hamburg", "bremerhaven", "bremen", "berlin", "munich", "frankfurt", "dusseldorf", "cologne"],
+  NL: ["rotterdam", "amsterdam"],
+  BE: ["antwerp", "antwerpen", "zeebrugge", "brussels"],
+  FR: ["le havre", "paris", "marseille", "lyon"],
+  IT: ["genoa", "genova", "la spezia", "milan", "milano"],
+  ES: ["barcelona", "valencia", "algeciras", "madrid"],
+  GB: ["felixstowe", "southampton", "london", "london gateway", "manchester", "liverpool", "leeds", "glasgow", "birmingham"],
+  IE: ["dublin"],
+  PL: ["gdansk", "gdynia", "warsaw"],
+  SE: ["gothenburg", "stockholm", "malmo"],
+  DK: ["copenhagen", "aarhus"],
+  NO: ["oslo", "bergen"],
+  FI: ["helsinki"],
+  US: ["los angeles", "long beach", "new york", "newark", "savannah", "seattle", "houston", "oakland", "san francisco", "miami", "chicago", "austin"],
+  CA: ["toronto", "vancouver", "montreal", "halifax"],
+  AE: ["dubai", "jebel ali", "abu dhabi"],
+  SA: ["jeddah", "riyadh", "dammam"],
+  AU: ["sydney", "melbourne", "brisbane", "fremantle", "perth"],
+  NZ: ["auckland"],
+  JP: ["tokyo", "yokohama", "osaka", "kobe"],
+  KR: ["busan", "seoul"],
+  ZA: ["durban", "cape town"],
+  KE: ["mombasa", "nairobi"],
 };
 
 /** The English name for a code ("BD" → "Bangladesh"); an unknown code is shown as given. */

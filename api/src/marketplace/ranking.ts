@@ -16,7 +16,9 @@
 //   lead time    10  full if none asked or within it; linear penalty beyond, 0 at twice the asked days
 //   capacity     10  headroom: full while the order is at most 25% of monthly capacity, 0 at 100%; full if no quantity
 //   verified      5  the registry has verified the factory
-// Ties: higher reputation first, then lower factory id.
+// Ties: more of the preferred certifications held first, then higher reputation, then lower factory id.
+//
+// When nobody qualifies, nearMisses lists the registered factories that fail fewest filters, each with what it lacks.
 import type { FactoryReputation } from "../factories/service";
 import type { Needs } from "./needs";
 import { MAX_MATCHES } from "./rfq";
@@ -88,8 +90,53 @@ export function rankFactories(factories: readonly FactoryReputation[], needs: Ne
   }
 
   const ranked = left.map((factory) => scoreFactory(factory, needs));
-  ranked.sort((a, b) => b.score - a.score || b.factory.score - a.factory.score || a.factory.factoryId - b.factory.factoryId);
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score ||
+      preferredHeld(b.factory, needs) - preferredHeld(a.factory, needs) ||
+      b.factory.score - a.factory.score ||
+      a.factory.factoryId - b.factory.factoryId,
+  );
   return { matches: ranked.slice(0, Math.max(0, limit)), qualified: ranked.length, registered };
+}
+
+function preferredHeld(factory: FactoryReputation, needs: Needs): number {
+  return needs.preferredCertifications.filter((code) => factory.certifications.includes(code)).length;
+}
+
+/** How many factories a near-miss list shows at most. */
+export const MAX_NEAR_MISSES = 3;
+
+export type NearMiss = RankedFactory & {
+  /** What keeps the factory out, in words: "SA8000 certification", "makes no workwear or related product", "minimum order 8,000". */
+  lacks: string[];
+};
+
+/**
+ * The registered factories closest to qualifying, for a request nobody qualifies for: fewest unmet requirements first,
+ * then by the score they would have.
+ */
+export function nearMisses(factories: readonly FactoryReputation[], needs: Needs, limit = MAX_NEAR_MISSES): NearMiss[] {
+  const quantity = needs.quantity;
+  const count = new Intl.NumberFormat("en-US");
+  const misses = factories
+    .filter((f) => f.registered)
+    .map((factory): NearMiss => {
+      const lacks = needs.certifications.filter((code) => !factory.certifications.includes(code)).map((code) => `${code} certification`);
+      if (needs.productTypes.length > 0 && productCredit(factory, needs.productTypes) === 0) {
+        lacks.push(`makes no ${needs.productTypes.join(" or ")} or related product`);
+      }
+      if (quantity !== undefined && factory.minOrderUnits !== null && quantity < factory.minOrderUnits) {
+        lacks.push(`minimum order ${count.format(factory.minOrderUnits)} units`);
+      }
+      if (quantity !== undefined && factory.capacityUnitsPerMonth !== null && quantity > factory.capacityUnitsPerMonth) {
+        lacks.push(`capacity ${count.format(factory.capacityUnitsPerMonth)} units/month`);
+      }
+      return { ...scoreFactory(factory, needs), lacks };
+    })
+    .filter((miss) => miss.lacks.length > 0);
+  misses.sort((a, b) => a.lacks.length - b.lacks.length || b.score - a.score || a.factory.factoryId - b.factory.factoryId);
+  return misses.slice(0, Math.max(0, limit));
 }
 
 export function scoreFactory(factory: FactoryReputation, needs: Needs): RankedFactory {

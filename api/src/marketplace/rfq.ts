@@ -29,9 +29,12 @@ export const aiNeedsSchema: JsonSchema = {
   properties: {
     product_types: shortStrings(12, 60),
     certifications: shortStrings(10, 60),
+    preferred_certifications: shortStrings(10, 60),
     quantity: { anyOf: [{ type: "integer", minimum: 1, maximum: MAX_QUANTITY }, { type: "null" }] },
     countries: shortStrings(12, 60),
     max_lead_time_days: { anyOf: [{ type: "integer", minimum: 1, maximum: 730 }, { type: "null" }] },
+    destination: { anyOf: [{ type: "string", maxLength: 60 }, { type: "null" }] },
+    incoterm: { anyOf: [{ type: "string", maxLength: 20 }, { type: "null" }] },
     keywords: shortStrings(20, 40),
   },
 };
@@ -39,9 +42,12 @@ export const aiNeedsSchema: JsonSchema = {
 export type AiNeeds = {
   product_types: string[];
   certifications: string[];
+  preferred_certifications?: string[];
   quantity?: number | null;
   countries?: string[];
   max_lead_time_days?: number | null;
+  destination?: string | null;
+  incoterm?: string | null;
   keywords?: string[];
 };
 

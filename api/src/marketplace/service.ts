@@ -6,7 +6,7 @@ import { factoriesWithReputation } from "../factories/service";
 import { AiBudget, type AiClient, type AiFailure } from "./ai-client";
 import { takeAiMatch, type AiQuotaLimits } from "./ai-quota.repo";
 import { applyRequest, extractNeeds, type Needs } from "./needs";
-import { rankFactories, type RankedFactory, type Ranking } from "./ranking";
+import { nearMisses, rankFactories, type NearMiss, type RankedFactory, type Ranking } from "./ranking";
 import type { MatchRequest } from "./rfq";
 import { aiWording, templateReason, templateSummary } from "./wording";
 
@@ -25,6 +25,8 @@ export type MatchOutcome = {
   needs: Needs;
   ranking: Ranking;
   matches: Array<RankedFactory & { reason: string }>;
+  /** With no match: the factories closest to qualifying, each with what it lacks (else empty). */
+  nearMisses: NearMiss[];
   rfqSummary: string;
   model: string;
 };
@@ -42,7 +44,8 @@ export async function matchRfq(deps: MatchDeps, request: MatchRequest, requestId
 
     const needs = applyRequest(extraction.needs, request);
     const ranking = rankFactories(factories, needs);
-    let summary = templateSummary(needs, ranking);
+    const misses = ranking.matches.length === 0 ? nearMisses(factories, needs) : [];
+    let summary = templateSummary(needs, ranking, misses);
     const reasons = new Map<number, string>();
 
     // With no match the template says exactly which filter emptied the list; no model call is needed for that.
@@ -57,6 +60,7 @@ export async function matchRfq(deps: MatchDeps, request: MatchRequest, requestId
       needs,
       ranking,
       matches: ranking.matches.map((match) => ({ ...match, reason: reasons.get(match.factory.factoryId) ?? templateReason(match, needs) })),
+      nearMisses: misses,
       rfqSummary: summary,
       model: extraction.model ?? fallbackModel(extraction.failure?.reason ?? deps.aiWithheld),
     };

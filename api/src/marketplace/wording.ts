@@ -5,7 +5,7 @@ import { compile } from "../validation";
 import { AiFailure, type AiBudget, type AiClient } from "./ai-client";
 import { countryName } from "./countries";
 import type { Needs } from "./needs";
-import type { RankedFactory, Ranking } from "./ranking";
+import type { NearMiss, RankedFactory, Ranking } from "./ranking";
 import { aiWordsSchema, type AiWords } from "./rfq";
 import { CERTIFICATION_HINTS, PRODUCT_LABELS, type ProductType } from "./vocabulary";
 
@@ -37,6 +37,10 @@ export function templateReason(match: RankedFactory, needs: Needs): string {
   }
 
   parts.push(factory.certifications.length > 0 ? `${list(factory.certifications)} certified` : "no audited certifications");
+  if (needs.preferredCertifications.length > 0) {
+    const held = needs.preferredCertifications.filter((code) => factory.certifications.includes(code));
+    parts.push(held.length > 0 ? `holds preferred ${list(held)}` : `none of the preferred ${list(needs.preferredCertifications, "or")}`);
+  }
 
   if (factory.capacityUnitsPerMonth === null) {
     parts.push("capacity not stated");
@@ -63,13 +67,21 @@ export function templateReason(match: RankedFactory, needs: Needs): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** What was understood, how many factories qualified, and (with no match) which filter left none and why. */
-export function templateSummary(needs: Needs, ranking: Ranking): string {
+/**
+ * What was understood, how many factories qualified, and (with no match) which filter left none and why, and the
+ * nearest misses with what each lacks.
+ */
+export function templateSummary(needs: Needs, ranking: Ranking, misses: readonly NearMiss[] = []): string {
   const wanted: string[] = [];
   if (needs.productTypes.length > 0) wanted.push(list(labels(needs.productTypes)));
   if (needs.quantity !== undefined) wanted.push(`${fmt(needs.quantity)} units`);
   if (needs.certifications.length > 0) wanted.push(`${list(needs.certifications)} certified`);
+  if (needs.preferredCertifications.length > 0) wanted.push(`${list(needs.preferredCertifications)} preferred`);
   if (needs.countries.length > 0) wanted.push(`made in ${list(needs.countries.map(countryName), "or")}`);
+  if (needs.destination !== undefined || needs.incoterm !== undefined) {
+    if (needs.destination === undefined) wanted.push(`Incoterm ${needs.incoterm}`);
+    else wanted.push(`destination ${countryName(needs.destination)}${needs.incoterm ? ` (${needs.incoterm})` : ""}`);
+  }
   if (needs.maxLeadTimeDays !== undefined) wanted.push(`lead time up to ${needs.maxLeadTimeDays} days`);
   if (needs.keywords.length > 0) wanted.push(`keywords: ${needs.keywords.slice(0, 6).join(", ")}`);
 
@@ -79,12 +91,16 @@ export function templateSummary(needs: Needs, ranking: Ranking): string {
       : "No product type, quantity, certification, country or lead time was recognised; factories are ranked by reputation and verification.",
   ];
   for (const [word, code] of Object.entries(CERTIFICATION_HINTS)) {
-    if (needs.keywords.includes(word) && !needs.certifications.includes(code)) {
+    if (needs.keywords.includes(word) && !needs.certifications.includes(code) && !needs.preferredCertifications.includes(code)) {
       sentences.push(`"${word}" is not read as a ${code} requirement; send certifications ["${code}"] to require it.`);
     }
   }
   if (ranking.emptiedBy) {
     sentences.push(`No match: ${emptyReason(needs, ranking)}`);
+    if (misses.length > 0) {
+      const named = misses.map((miss) => `${miss.factory.name ?? `Factory ${miss.factory.factoryId}`} (lacks ${list(miss.lacks)})`);
+      sentences.push(`Nearest: ${named.join("; ")}.`);
+    }
   } else {
     const shown = ranking.matches.length;
     sentences.push(
@@ -137,8 +153,11 @@ export async function aiWording(rfq: string, needs: Needs, ranking: Ranking, ai:
       product_types: needs.productTypes,
       quantity: needs.quantity ?? null,
       certifications: needs.certifications,
+      preferred_certifications: needs.preferredCertifications,
       countries: needs.countries.map(countryName),
       max_lead_time_days: needs.maxLeadTimeDays ?? null,
+      destination: needs.destination ? countryName(needs.destination) : null,
+      incoterm: needs.incoterm ?? null,
       keywords: needs.keywords,
     },
     factories: ranking.matches.map(({ factory, score }) => ({
