@@ -365,6 +365,16 @@ describe("RFQ matching", () => {
           expect(body.matches.map((m) => m.factory_id)).to.deep.equal([1012]);
         });
 
+        it("lists the nearest misses, with what each lacks, when nothing qualifies", async () => {
+          const res = await post(stack.api.url, { rfq: "Hi-vis coveralls, 5,000 pcs, ISO 9001 and SA8000 certified factory, FOB Chittagong" });
+          expect(res.status).to.equal(200);
+          const body = (await res.json()) as Result & { near_misses: Array<{ factory_id: number; name: string; lacks: string[]; location: string }> };
+          expect(body.matches).to.deep.equal([]);
+          expect(body.near_misses.length).to.be.within(1, 3);
+          expect(body.near_misses[0]).to.deep.include({ factory_id: 1001, location: "Dhaka, Bangladesh", lacks: ["SA8000 certification"] });
+          expect(body.rfq_summary).to.match(/No match: .*Nearest: Banani Loomcraft Apparels Ltd\. \(lacks SA8000 certification\)/);
+        });
+
         it("returns no match with the reason when a filter leaves nobody", async () => {
           const res = await post(stack.api.url, { rfq: "bath towels", quantity: 100 });
           expect(res.status).to.equal(200);

@@ -33,7 +33,8 @@ export function marketplaceRouter(deps: AppDeps, openapi: OpenApiRegistry): Rout
       bodyExample: { rfq: "5,000 organic cotton tees, GOTS certified, from Bangladesh or India, within 60 days", quantity: 5000, certifications: ["GOTS"] },
       responses: {
         "200": {
-          description: "ranked matches (spec 2.2), best first; empty when no factory passes the filters, with the reason in rfq_summary",
+          description:
+            "ranked matches (spec 2.2), best first; empty when no factory passes the filters, with the reason in rfq_summary and the nearest misses in near_misses",
           schema: matchResponseSchema,
           example: {
             matches: [

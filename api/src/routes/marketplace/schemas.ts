@@ -1,5 +1,6 @@
 // JSON Schemas of RFQ matching: the request (spec 4.3) and the response (spec 2.2). The AI answers we accept are the
 // domain's (marketplace/rfq.ts).
+import { MAX_NEAR_MISSES } from "../../marketplace/ranking";
 import { MAX_MATCHES, MAX_QUANTITY, REQUESTABLE_CERTIFICATIONS, RFQ_MAX_LENGTH, RFQ_MIN_LENGTH } from "../../marketplace/rfq";
 import type { JsonSchema } from "../../validation";
 
@@ -41,6 +42,24 @@ export const matchResponseSchema: JsonSchema = {
   required: ["matches", "rfq_summary", "model"],
   properties: {
     matches: { type: "array", maxItems: MAX_MATCHES, items: matchSchema },
+    near_misses: {
+      type: "array",
+      maxItems: MAX_NEAR_MISSES,
+      description: "only when matches is empty: the registered factories closest to qualifying, nearest first, each with what it lacks",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["factory_id", "name", "score", "certifications", "location", "lacks"],
+        properties: {
+          factory_id: { type: "integer" },
+          name: { type: "string" },
+          score: { type: "integer", minimum: 0, maximum: 100, description: "the match score it would have" },
+          certifications: { type: "array", items: { type: "string" }, description: "audited certifications, as recorded on chain" },
+          location: { type: "string", description: "city, country" },
+          lacks: { type: "array", minItems: 1, items: { type: "string" }, description: 'what keeps it out, e.g. "SA8000 certification"' },
+        },
+      },
+    },
     rfq_summary: { type: "string" },
     model: {
       type: "string",
