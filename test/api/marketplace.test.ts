@@ -365,6 +365,14 @@ describe("RFQ matching", () => {
           expect(body.matches.map((m) => m.factory_id)).to.deep.equal([1012]);
         });
 
+        it("accepts every certification the reader knows in the body, GRS included", async () => {
+          const res = await post(stack.api.url, { rfq: "5,000 denim jeans", certifications: ["GRS", "BCI"] });
+          expect(res.status).to.equal(200);
+          const body = (await res.json()) as Result;
+          expect(body.matches.length).to.be.at.least(1);
+          for (const match of body.matches) expect(match.certifications).to.include.members(["GRS", "BCI"]);
+        });
+
         it("lists the nearest misses, with what each lacks, when nothing qualifies", async () => {
           const res = await post(stack.api.url, { rfq: "Hi-vis coveralls, 5,000 pcs, ISO 9001 and SA8000 certified factory, FOB Chittagong" });
           expect(res.status).to.equal(200);

@@ -1,8 +1,12 @@
 // What RFQ matching works with, HTTP aside: the request and its bounds, and the two answers accepted from the AI model.
+import { CERTIFICATION_CODES } from "../factories/reputation";
 import type { JsonSchema } from "../validation";
 
-/** Certifications a buyer may require in the request body (spec 4.3). */
-export const REQUESTABLE_CERTIFICATIONS = ["GOTS", "OEKO-TEX", "ISO9001"] as const;
+/**
+ * Certifications a buyer may require in the request body: spec 4.3 names GOTS, OEKO-TEX and ISO9001; every other code
+ * the registry records (and the text reader knows) is accepted too, so the body can require what the text can.
+ */
+export const REQUESTABLE_CERTIFICATIONS = CERTIFICATION_CODES;
 
 export const RFQ_MIN_LENGTH = 3;
 export const RFQ_MAX_LENGTH = 2000;
