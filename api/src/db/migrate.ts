@@ -30,6 +30,7 @@ import * as productTranslations from "./migrations/027-product-translations";
 import * as revertedWatch from "./migrations/028-reverted-watch";
 import * as gtinOwners from "./migrations/029-gtin-owners";
 import * as refundUnknown from "./migrations/030-refund-unknown";
+import * as domainClaims from "./migrations/032-domain-claims";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "028-reverted-watch": revertedWatch,
   "029-gtin-owners": gtinOwners,
   "030-refund-unknown": refundUnknown,
+  "032-domain-claims": domainClaims,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -8,7 +8,7 @@ import type { Config } from "../config";
 import type { Knex } from "../db/knex";
 import type { Logger } from "../logger";
 import { checkDomainDns, createResolver, MAX_CNAME_HOPS, type DnsCheck } from "./dns-check";
-import { claimDueDomains, recordCheck, type CheckRecord, type CustomDomainRow } from "./domains.repo";
+import { claimDueDomains, findVerifiedDomain, lockHostname, recordCheck, releaseOtherClaims, type CheckRecord, type CustomDomainRow } from "./domains.repo";
 import { invalidateSiteHosts } from "./site-hosts";
 import type { Job, JobHealth } from "../jobs/job";
 import type { PeriodicJob } from "../jobs/periodic-job";
@@ -39,20 +39,40 @@ export function outcomeOf(row: Pick<CustomDomainRow, "checks" | "window_started_
   return { status: "pending", nextCheckAt: new Date(Math.min(at.getTime() + backoffMs(row.checks), windowEnds)) };
 }
 
+/** Why a brand's claim of a hostname was released: another brand proved control first (which one is not said). */
+export function releasedReason(hostname: string): string {
+  return `Another brand proved control of ${hostname} first (its DNS records were verified), so it is served there. If ${hostname} is yours, check its records, then remove this domain here and add it again once the other brand's is removed.`;
+}
+
 /**
  * Checks a pending domain now and records the results and the outcome; verified and failed are audited (actor: the
- * domain checker) in the same transaction. Undefined when the domain changed meanwhile (removed, settled).
+ * domain checker) in the same transaction. Only one brand's claim of a hostname is verified: the first to prove it
+ * (verifications of one hostname are serialised); the other brands' claims of it are released then, and one that
+ * proves it after that is released itself. Undefined when the domain changed meanwhile (removed, settled).
  */
 export async function verifyDomain(deps: CheckerDeps, row: CustomDomainRow, resolver: Resolver): Promise<CustomDomainRow | undefined> {
   const { domains } = deps.config;
   const dns = await checkDomainDns(resolver, { hostname: row.hostname, token: row.verify_token }, domains.cnameTarget);
   const at = new Date();
-  const outcome = outcomeOf(row, dns, at, domains.verifyWindowHours);
+  const checked = outcomeOf(row, dns, at, domains.verifyWindowHours);
+  const actor = { system: "domain checker" };
   const written = await deps.db.transaction(async (trx) => {
+    let outcome: CheckRecord["outcome"] = checked;
+    if (outcome.status === "verified") {
+      await lockHostname(trx, row.hostname);
+      const holder = await findVerifiedDomain(trx, row.hostname);
+      if (holder && holder.id !== row.id) outcome = { status: "released", reason: releasedReason(row.hostname) };
+    }
     const updated = await recordCheck(trx, row.id, { cname: dns.cname, txt: dns.txt, at, outcome });
     if (updated && outcome.status !== "pending") {
-      const details = outcome.status === "failed" ? { reason: outcome.reason } : { cname_target: domains.cnameTarget };
-      await recordAudit(trx, row.brand_id, { system: "domain checker" }, { action: `domain.${outcome.status}`, target: row.hostname, details });
+      const details = outcome.status === "verified" ? { cname_target: domains.cnameTarget } : { reason: outcome.reason };
+      await recordAudit(trx, row.brand_id, actor, { action: `domain.${outcome.status}`, target: row.hostname, details });
+    }
+    if (updated && outcome.status === "verified") {
+      const reason = releasedReason(row.hostname);
+      for (const loser of await releaseOtherClaims(trx, row.hostname, row.id, reason)) {
+        await recordAudit(trx, loser.brand_id, actor, { action: "domain.released", target: loser.hostname, details: { reason } });
+      }
     }
     return updated;
   });

@@ -3,7 +3,11 @@
 import type { Knex } from "../db/knex";
 import type { BrandAddress } from "../links";
 
-export type DomainStatus = "pending" | "verified" | "failed" | "removed";
+/**
+ * pending: checked until verified or its window ends (failed); released: another brand verified the hostname first.
+ * Only a verified domain holds its hostname: another brand may claim one pending, failed or released elsewhere.
+ */
+export type DomainStatus = "pending" | "verified" | "failed" | "released" | "removed";
 
 export type CustomDomainRow = {
   id: number;
@@ -40,9 +44,35 @@ export async function findDomainOfBrand(db: Knex, brandId: number): Promise<Cust
   return db("app.custom_domains").where({ brand_id: brandId }).whereNot({ status: "removed" }).first<CustomDomainRow | undefined>();
 }
 
+/** The domain verified with `hostname`, if one is: the only claim that holds a hostname. */
+export async function findVerifiedDomain(db: Knex, hostname: string): Promise<CustomDomainRow | undefined> {
+  return db("app.custom_domains").where({ hostname, status: "verified" }).first<CustomDomainRow | undefined>();
+}
+
+/**
+ * Serialises, until the transaction ends, the verifications of `hostname`: of two brands' claims checked at once, the
+ * second sees the first verified (the unique index on verified hostnames would refuse it anyway).
+ */
+export async function lockHostname(trx: Knex, hostname: string): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtext(?))", [`custom_domains:${hostname}`]);
+}
+
+/**
+ * Releases every other brand's unverified claim of `hostname` (pending or failed) once one is verified; returns them as
+ * they are now, for their brands' audit logs.
+ */
+export async function releaseOtherClaims(trx: Knex, hostname: string, verifiedId: number, reason: string): Promise<CustomDomainRow[]> {
+  return trx("app.custom_domains")
+    .where({ hostname })
+    .whereNot({ id: verifiedId })
+    .whereIn("status", ["pending", "failed"])
+    .update({ status: "released", failure_reason: reason, next_check_at: null, updated_at: trx.fn.now() })
+    .returning<CustomDomainRow[]>("*");
+}
+
 /**
  * Adds the brand's domain, due for its first check now. Returns which unique index refused it, if one did: the
- * hostname (another brand's, or the brand's own) or the brand (it has a domain already).
+ * brand's (it has a domain already). A hostname claimed but not verified elsewhere is no obstacle.
  */
 export async function insertDomain(
   db: Knex,
@@ -110,10 +140,11 @@ export async function takeManualCheck(db: Knex, brandId: number, intervalSeconds
   return row;
 }
 
-/** A failed domain checked again by hand: a new verification window, as if just added. */
+/** A failed or released domain checked again by hand: a new verification window, as if just added. */
 export async function reopenDomain(db: Knex, id: number): Promise<CustomDomainRow | undefined> {
   const [row] = await db("app.custom_domains")
-    .where({ id, status: "failed" })
+    .where({ id })
+    .whereIn("status", ["failed", "released"])
     .update({ status: "pending", checks: 0, window_started_at: db.fn.now(), failed_at: null, failure_reason: null, next_check_at: db.fn.now(), updated_at: db.fn.now() })
     .returning<CustomDomainRow[]>("*");
   return row;
@@ -123,8 +154,11 @@ export type CheckRecord = {
   cname: { ok: boolean; detail: string };
   txt: { ok: boolean; detail: string };
   at: Date;
-  /** What the check decided: verified, failed (with the reason), or checked again at `nextCheckAt`. */
-  outcome: { status: "verified" } | { status: "failed"; reason: string } | { status: "pending"; nextCheckAt: Date };
+  /**
+   * What the check decided: verified, failed (with the reason), released (another brand verified the hostname first,
+   * with the reason), or checked again at `nextCheckAt`.
+   */
+  outcome: { status: "verified" } | { status: "failed" | "released"; reason: string } | { status: "pending"; nextCheckAt: Date };
 };
 
 /**
@@ -147,6 +181,7 @@ export async function recordCheck(db: Knex, id: number, check: CheckRecord): Pro
       ...(outcome.status === "pending" ? { next_check_at: outcome.nextCheckAt } : { status: outcome.status, next_check_at: null }),
       ...(outcome.status === "verified" ? { verified_at: check.at } : {}),
       ...(outcome.status === "failed" ? { failed_at: check.at, failure_reason: outcome.reason } : {}),
+      ...(outcome.status === "released" ? { failure_reason: outcome.reason } : {}),
       updated_at: db.fn.now(),
     })
     .returning<CustomDomainRow[]>("*");
@@ -154,14 +189,14 @@ export async function recordCheck(db: Knex, id: number, check: CheckRecord): Pro
 }
 
 /**
- * What `hostname` is as a custom domain (index on hostname): the domain not removed if there is one, else the
- * latest removed one; undefined for a hostname never added.
+ * What `hostname` is as a custom domain (index on hostname): the verified domain if there is one, else the latest
+ * domain not removed, else the latest removed one; undefined for a hostname never added.
  */
 export async function findHostname(db: Knex, hostname: string): Promise<HostnameRow | undefined> {
   return db("app.custom_domains as d")
     .join("app.brands as b", "b.id", "d.brand_id")
     .where("d.hostname", hostname)
-    .orderByRaw("(d.status = 'removed'), d.id DESC")
+    .orderByRaw("(d.status = 'verified') DESC, (d.status = 'removed'), d.id DESC")
     .first<HostnameRow | undefined>("b.id", "b.slug", "b.name", "b.status", "d.status as domain_status");
 }
 

@@ -12,7 +12,7 @@ import type { Logger } from "../logger";
 import { planFeatures } from "../plans/catalogue";
 import { verifyDomain } from "./checker";
 import { createResolver } from "./dns-check";
-import { findBrandAddress, findDomainOfBrand, insertDomain, markDomainRemoved, reopenDomain, takeManualCheck, type CustomDomainRow } from "./domains.repo";
+import { findBrandAddress, findDomainOfBrand, findVerifiedDomain, insertDomain, markDomainRemoved, reopenDomain, takeManualCheck, type CustomDomainRow } from "./domains.repo";
 import { HOSTNAME_MAX, isDnsName, isReservedName, isUnder, normalizeHostname } from "./hostnames";
 import { invalidateSiteHosts, serviceHosts } from "./site-hosts";
 
@@ -25,7 +25,7 @@ export const MANUAL_CHECK_INTERVAL_SECONDS = 30;
 export type DomainDeps = { db: Knex; config: Pick<Config, "publicBaseUrl" | "domains">; logger: Logger };
 
 
-/** 409 DOMAIN_TAKEN: the hostname is another brand's (which one is not said). */
+/** 409 DOMAIN_TAKEN: the hostname is another brand's verified domain (which one is not said). */
 export class DomainTakenError extends AppError {
   constructor(hostname: string) {
     super(409, "DOMAIN_TAKEN", `${hostname} is already in use. If it is yours, remove it where it is used first.`);
@@ -44,8 +44,9 @@ export async function customDomainOf(db: Knex, brand: BrandContext): Promise<{ d
 
 /**
  * Adds the brand's custom domain: checked as a hostname a shop can use, then stored pending with a fresh token for
- * its TXT record; the checker takes it from there. One domain per brand (409 CONFLICT), one brand per hostname
- * (409 DOMAIN_TAKEN).
+ * its TXT record; the checker takes it from there. One domain per brand (409 CONFLICT). A hostname is held only by the
+ * brand that verified it (409 DOMAIN_TAKEN): one only claimed elsewhere (pending, failed) may be claimed again, and
+ * whichever brand proves it first holds it.
  */
 export async function addCustomDomain(deps: DomainDeps, brand: BrandContext, actor: Actor, input: string): Promise<CustomDomainRow> {
   if (!planFeatures(brand.plan).customDomain) {
@@ -57,6 +58,8 @@ export async function addCustomDomain(deps: DomainDeps, brand: BrandContext, act
   // 128 random bits: the TXT record proves control of the name only if nobody could have guessed its value.
   const verifyToken = randomBytes(16).toString("hex");
   return deps.db.transaction(async (trx) => {
+    const holder = await findVerifiedDomain(trx, hostname);
+    if (holder && holder.brand_id !== brand.id) throw new DomainTakenError(hostname);
     const added = await insertDomain(trx, { brandId: brand.id, hostname, verifyToken });
     if ("taken" in added) {
       if (added.taken === "brand") throw new ConflictError("Your brand has a custom domain already; remove it before adding another.");
@@ -81,19 +84,24 @@ export async function removeCustomDomain(deps: DomainDeps, brand: BrandContext, 
 }
 
 /**
- * "Check now": both DNS steps at once, recorded as the checker records them. A failed domain gets a new window; a
- * verified one has nothing to check (409). At most one per MANUAL_CHECK_INTERVAL_SECONDS (429 RATE_LIMIT).
+ * "Check now": both DNS steps at once, recorded as the checker records them. A failed domain gets a new window, and
+ * so does a released one once no other brand holds its hostname; a verified one has nothing to check (409), nor has a
+ * released one whose hostname another brand holds (409). At most one per MANUAL_CHECK_INTERVAL_SECONDS (429
+ * RATE_LIMIT).
  */
 export async function checkCustomDomainNow(deps: DomainDeps, brand: BrandContext): Promise<CustomDomainRow> {
   const current = await findDomainOfBrand(deps.db, brand.id);
   if (!current) throw new NotFoundError("Custom domain");
   if (current.status === "verified") throw new ConflictError(`${current.hostname} is verified already.`);
+  if (current.status === "released" && (await findVerifiedDomain(deps.db, current.hostname))) {
+    throw new ConflictError(`Another brand holds ${current.hostname} now: remove this domain to add another.`);
+  }
   const taken = await takeManualCheck(deps.db, brand.id, MANUAL_CHECK_INTERVAL_SECONDS);
   if (!taken) {
     const wait = MANUAL_CHECK_INTERVAL_SECONDS - Math.floor((Date.now() - new Date(current.manual_check_at ?? 0).getTime()) / 1000);
     throw new RateLimitError(Math.max(1, wait), `Checked a moment ago; check again in ${Math.max(1, wait)} seconds.`);
   }
-  const pending = taken.status === "failed" ? await reopenDomain(deps.db, taken.id) : taken;
+  const pending = taken.status === "failed" || taken.status === "released" ? await reopenDomain(deps.db, taken.id) : taken;
   if (pending) await verifyDomain(deps, pending, createResolver(deps.config.domains));
   const now = await findDomainOfBrand(deps.db, brand.id);
   if (!now) throw new NotFoundError("Custom domain");

@@ -25,6 +25,7 @@ const STATUS: Record<CustomDomain["status"], { text: string; tone: "ok" | "warn"
   pending: { text: "Waiting for DNS", tone: "warn" },
   verified: { text: "Verified", tone: "ok" },
   failed: { text: "Not verified", tone: "bad" },
+  released: { text: "Held by another brand", tone: "bad" },
 };
 
 export function DomainScreen() {
@@ -141,6 +142,7 @@ function CustomDomainPanel({ domain, canWrite, action, onChanged }: { domain: Cu
           {domain.failure_reason} Fix the records, then check again: that gives it another 24 hours.
         </p>
       )}
+      {domain.status === "released" && <p role="note">{domain.failure_reason}</p>}
       {domain.status !== "verified" && <DnsRecords records={domain.records} />}
       <h3>Verification</h3>
       <StepList steps={domain.steps} />

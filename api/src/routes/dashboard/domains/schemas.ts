@@ -58,7 +58,10 @@ export const domainOverviewSchema: JsonSchema = {
       properties: {
         hostname: { type: "string" },
         url: { type: "string", format: "uri", description: "where the brand is served once verified" },
-        status: { enum: ["pending", "verified", "failed"], description: "pending until both steps pass; failed when the window ends first" },
+        status: {
+          enum: ["pending", "verified", "failed", "released"],
+          description: "pending until both steps pass; failed when the window ends first; released when another brand verified the hostname first (failure_reason says so)",
+        },
         records: { type: "array", maxItems: 2, items: recordSchema, description: "the DNS records to create: the CNAME, then the TXT token" },
         steps: {
           type: "object",
