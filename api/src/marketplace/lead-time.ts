@@ -1,7 +1,8 @@
 // The longest lead time an RFQ accepts, in days, read from the text the local reader normalized: a duration
 // ("within 45 days", "(…, 45 days)", "10 weeks after PO", "6-8 weeks") or a delivery date ("by 15 April 2026",
 // "in-store 30 June", "ETD 2026-03-20", "end of May"), counted from `today`. The first one in the text wins;
-// durations about something else (payment terms, a quote's validity, samples) are not lead times.
+// durations about something else (payment terms, a quote's validity, samples) are not lead times, unless a lead-time
+// word stands nearer ("payment 90 days LC, delivery 60 days"; "please quote lead time, max. 100 days").
 
 export const MAX_LEAD_TIME_DAYS = 730;
 
@@ -16,6 +17,8 @@ const NOT_LEAD_BEFORE = new Set([
   "prototype", "prototypes", "reply", "respond", "answer", "warranty", "return", "returns", "trial", "invoice",
 ]);
 const NOT_LEAD_AFTER = /^(?:payment|payments|credit|net|validity|warranty|after invoice|from invoice)(?: |$)/;
+/** Words that make the duration after them a lead time again, read nearest first: "payment 90 days LC, delivery 60 days". */
+const LEAD_CUES = new Set(["delivery", "deliver", "delivered", "lead", "ship", "shipment", "shipped", "bulk", "production", "factory", "store", "eta", "etd", "turnaround"]);
 
 const DATE_PATTERNS: Array<{ pattern: RegExp; read: (m: RegExpExecArray) => { year?: number; month: number; day: number | "end" } }> = [
   { pattern: /(?<!\d)(\d{4}) (\d{1,2}) (\d{1,2})(?!\d)/g, read: (m) => ({ year: Number(m[1]), month: Number(m[2]) - 1, day: Number(m[3]) }) },
@@ -71,7 +74,8 @@ export function readLeadTimeDays(normalized: string, today: Date): number | unde
     const first = Number(match[1]);
     const second = match[2] === undefined ? undefined : Number(match[2]);
     if (second !== undefined && second <= first) continue;
-    if (wordsBefore(match.index, 4).some((word) => NOT_LEAD_BEFORE.has(word))) continue;
+    const nearest = wordsBefore(match.index, 4).reverse().find((word) => NOT_LEAD_BEFORE.has(word) || LEAD_CUES.has(word));
+    if (nearest !== undefined && NOT_LEAD_BEFORE.has(nearest)) continue;
     if (NOT_LEAD_AFTER.test(normalized.slice(match.index + match[0].length).trimStart())) continue;
     const unit = match[3]!;
     const days = (second ?? first) * (unit.startsWith("w") ? 7 : unit.startsWith("m") ? 30 : 1);
