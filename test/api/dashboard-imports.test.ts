@@ -290,6 +290,42 @@ describe("dashboard: CSV product import", () => {
     expect(await api.db("app.import_jobs").where({ brand_id: brand.id, status: "running" })).to.have.length(0);
   });
 
+  it("refuses a file past a cap of its shape at once, saying which, and a long list of bad columns briefly", async function () {
+    this.timeout(60_000);
+    const refusal = async (res: Response) => {
+      const body = await json(res);
+      return { status: res.status, code: body.error?.code, details: body.error?.details as Array<{ field: string; problem: string }> };
+    };
+    const row = "A,B,t-shirt,1,,,,,,,,";
+    expect(await refusal(await upload(editor, `${HEADER}\n${row}${",".repeat(100)}\n`))).to.deep.include({
+      status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has more than 64 columns on line 2" }],
+    });
+    expect(await refusal(await upload(editor, `\n${HEADER},${"x".repeat(1000)}\n${row}\n`))).to.deep.include({
+      status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has a header longer than 1024 bytes on line 2" }],
+    });
+    const long = `A,B,t-shirt,1,,,"${"a line of text\n".repeat(2500)}",,,,,`;
+    expect(await refusal(await upload(editor, `${HEADER}\n${row}\n${long}\n`))).to.deep.include({
+      status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has a row longer than 32768 bytes on line 3" }],
+    });
+    // Forty-five unknown columns: the first few are named, then how many more.
+    const unknown = Array.from({ length: 45 }, (_, i) => `colour${i}`).join(",");
+    const brief = await refusal(await upload(editor, `${HEADER},${unknown}\n${row}\n`));
+    expect(brief.status).to.equal(422);
+    expect(brief.details.map((d) => d.field)).to.deep.equal([...Array.from({ length: 9 }, (_, i) => `colour${i}`), "header"]);
+    expect(brief.details[9]!.problem).to.equal("has 36 more problems like these");
+    // A body sent without a length is counted as it comes: past 10 MB (in fewer than 20,000 rows) it is refused as one
+    // with a length is.
+    const wide = `A,B,t-shirt,1,,,${"d".repeat(600)},,,,,\n`;
+    const chunked = await editor.call("/api/dashboard/imports", {
+      method: "POST",
+      headers: { "Content-Type": "text/csv" },
+      body: new Blob([`${HEADER}\n`, wide.repeat(20_000)]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(await refusal(chunked)).to.deep.include({ status: 413, code: "PAYLOAD_TOO_LARGE" });
+    expect(await api.db("app.import_jobs").where({ brand_id: brand.id, status: "running" })).to.have.length(0);
+  });
+
   it("runs one import per brand at a time, and reports a job whose process died as failed", async () => {
     // A job left running by a process that stopped: the brand cannot start another while its heartbeat is fresh.
     const [stuck] = await api.db("app.import_jobs")

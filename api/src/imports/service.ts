@@ -1,8 +1,10 @@
-// Bulk product registration from a CSV upload. The upload is parsed and its header checked while the request waits;
+// Bulk product registration from a CSV upload. The upload is parsed as it arrives, within the caps of IMPORT_LIMITS
+// (csv-rows.ts), and its header checked while the request waits;
 // the rows are then registered in the background, a chunk at a time: each row is checked by the create-product
 // endpoint's JSON Schema (handed in by the route) and by the registration rules (products/product-rules.ts), the
 // valid ones are inserted in one statement per chunk, the others kept with their reasons for the errors CSV, and
 // the job's counters move with each committed chunk, so a poll shows progress. No passport is minted.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { stringify } from "csv-stringify/sync";
 import type { AppDeps } from "../deps";
 import { recordAudit, type Actor } from "../audit/service";
@@ -12,7 +14,7 @@ import { newUid } from "../passports/uid";
 import { orphanQualifiers, productProblems, productRowFor } from "../products/product-rules";
 import { claimGtins, type NewProduct } from "../products/products.repo";
 import { gtinOfAnotherBrand, type CreateProductInput } from "../products/service";
-import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, parseUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
+import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, IMPORT_LIMITS, readUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
 import {
   addProgress,
   failStaleJobs,
@@ -29,10 +31,12 @@ import {
 
 export type { ImportJobRow };
 
-export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
-export const IMPORT_MAX_ROWS = 20_000;
+export const IMPORT_MAX_BYTES = IMPORT_LIMITS.bytes;
+export const IMPORT_MAX_ROWS = IMPORT_LIMITS.rows;
 /** Rows per statement and per commit: large enough to amortise round trips, small enough to show progress. */
 const CHUNK_ROWS = 500;
+/** Rows checked between two turns of the event loop: a few milliseconds of work. */
+const CHECK_SLICE_ROWS = 50;
 /** A running job whose counters have not moved for this long lost its process. */
 const STALE_SECONDS = 120;
 const MAX_UID_ATTEMPTS = 5;
@@ -41,16 +45,15 @@ const MAX_UID_ATTEMPTS = 5;
 export type RowValidator = (input: unknown) => ErrorDetail[];
 
 /**
- * Starts importing `csv` for the brand and returns the job at once. A file that is not CSV, a header with unknown,
- * repeated or missing columns, no rows or too many are refused here (422) and nothing is imported; one import runs
- * per brand at a time (409).
+ * Reads the CSV `upload` as it arrives, starts importing it for the brand and returns the job. A file that is not
+ * CSV, past a cap of IMPORT_LIMITS (413 for its size, 422 for the others), with a header of unknown, repeated or
+ * missing columns, or with no rows is refused here and nothing is imported; one import runs per brand at a time (409).
  */
-export async function startImport(deps: AppDeps, brand: BrandContext, actor: Actor, csv: string, validateRow: RowValidator): Promise<ImportJobRow> {
-  const { header, rows } = parseUpload(csv);
+export async function startImport(deps: AppDeps, brand: BrandContext, actor: Actor, upload: AsyncIterable<Uint8Array>, validateRow: RowValidator): Promise<ImportJobRow> {
+  const { header, rows } = await readUpload(upload);
   const problems = headerProblems(header);
   if (problems.length > 0) throw new ValidationError(problems, "The CSV header is not usable.");
   if (rows.length === 0) throw new ValidationError([{ field: "body", problem: "has no product rows under the header" }]);
-  if (rows.length > IMPORT_MAX_ROWS) throw new ValidationError([{ field: "body", problem: `has ${rows.length} rows; at most ${IMPORT_MAX_ROWS} per upload` }]);
   await failStaleJobs(deps.db, brand.id, STALE_SECONDS);
   const job = await insertJob(deps.db, {
     brandId: brand.id,
@@ -90,8 +93,8 @@ async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: 
         await insertErrors(trx, job.id, failures);
         await addProgress(trx, job.id, { processed: products.length + failures.length - raced, imported: products.length - raced, failed: failures.length });
       });
-      // Let requests in between chunks: validating a chunk is CPU work on the API's event loop.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Let requests in between chunks: preparing a chunk's statements is CPU work on the API's event loop.
+      await nextTurn();
     }
     await db.transaction(async (trx) => {
       const done = await finishJob(trx, job.id, { status: "done" });
@@ -126,12 +129,15 @@ async function checkChunk(
   validateRow: RowValidator,
   defaults: Awaited<ReturnType<typeof productDefaults>>,
 ): Promise<{ products: CheckedProduct[]; failures: Array<{ row: number; cells: string[]; error: string }> }> {
-  const checked = chunk.map((cells, i) => {
+  const checked: Array<{ row: number; cells: string[]; input: Record<string, unknown>; problems: ErrorDetail[] }> = [];
+  for (const [i, cells] of chunk.entries()) {
     // Row 1 is the header: the first product is row 2, as a spreadsheet numbers it.
     const row = offset + i + 2;
     const { input, problems } = rowToInput(header, cells);
-    return { row, cells, input, problems: problems.length > 0 ? problems : validateRow(input) };
-  });
+    checked.push({ row, cells, input, problems: problems.length > 0 ? problems : validateRow(input) });
+    // Checking rows is CPU work on the API's event loop: other requests are let in every few rows.
+    if (i % CHECK_SLICE_ROWS === CHECK_SLICE_ROWS - 1) await nextTurn();
+  }
   // Every factory the chunk names, looked up at once.
   const factoryIds = [...new Set(checked.flatMap((c) => (c.problems.length === 0 && typeof c.input.factory_id === "number" ? [c.input.factory_id] : [])))];
   const factories = await findFactories(deps.db, factoryIds);

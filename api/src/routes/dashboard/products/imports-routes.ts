@@ -1,8 +1,9 @@
 // The dashboard's CSV import: upload (answered at once, imported in the background), progress, the failed rows as a
 // CSV with their reasons, and a template.
-import getRawBody from "raw-body";
+import type { IncomingMessage } from "node:http";
 import type { AppDeps } from "../../../deps";
 import { AppError } from "../../../errors";
+import { UploadTooLargeError } from "../../../imports/csv-rows";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, getImport, importErrorsCsv, importTemplateCsv, startImport } from "../../../imports/service";
 import { errorResponse } from "../../../openapi/registry";
 import { actorOf } from "../../../team/service";
@@ -59,14 +60,20 @@ export function importRoutes(deps: AppDeps): Route[] {
       },
       handler: async (ctx) => {
         if (!ctx.is("text/csv")) throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the file as Content-Type: text/csv.");
-        let text: string;
+        let job;
         try {
-          text = await getRawBody(ctx.req, { length: ctx.get("Content-Length") || undefined, limit: IMPORT_MAX_BYTES, encoding: "utf8" });
+          // A declared length past the cap is refused before a byte is read; an undeclared one is counted as it comes.
+          if (Number(ctx.get("Content-Length") || 0) > IMPORT_MAX_BYTES) throw new UploadTooLargeError(IMPORT_MAX_BYTES);
+          job = await startImport(deps, ctx.state.brand, actorOf(ctx.state.user), requestBody(ctx.req), validateRow);
         } catch (error) {
-          if ((error as { status?: number }).status === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`);
-          throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
+          // Refused before the whole body was read: what is still coming is discarded, and the connection closed
+          // after the answer, so no later request on it starts in the middle of this body.
+          if (!ctx.req.complete) {
+            ctx.set("Connection", "close");
+            ctx.req.resume();
+          }
+          throw error;
         }
-        const job = await startImport(deps, ctx.state.brand, actorOf(ctx.state.user), text, validateRow);
         ok(ctx, presentImport(deps.config, job), 202);
       },
     }),
@@ -108,4 +115,17 @@ export function importRoutes(deps: AppDeps): Route[] {
       },
     }),
   ];
+}
+
+/**
+ * The request's body as it arrives. A body the client stops sending is a 400. Leaving early (a refused upload) does
+ * not destroy the request, so the answer still reaches the client.
+ */
+async function* requestBody(req: IncomingMessage): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
+  }
 }
