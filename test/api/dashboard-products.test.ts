@@ -107,6 +107,24 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       expect((await post(viewer, "/api/dashboard/products", tee)).status).to.equal(403);
     });
 
+    it("refuses a SKU another of the brand's products has, on create and on edit (409 naming that product)", async () => {
+      const sku = `DP-DUP-${randomBytes(3).toString("hex")}`;
+      const holder = await create({ sku });
+      const again = await post(editor, "/api/dashboard/products", { ...tee, sku });
+      expect(again.status).to.equal(409);
+      const body = await json(again);
+      expect(body.error.code).to.equal("CONFLICT");
+      expect(body.error.message).to.include(sku).and.include(holder);
+
+      const other = await create();
+      const renamed = await patch(editor, `/api/dashboard/products/${other}`, { sku });
+      expect(renamed.status).to.equal(409);
+      expect((await json(renamed)).error.message).to.include(holder);
+      expect((await detailOf(other)).sku).to.not.equal(sku);
+      // Saving a product with its own SKU is no conflict.
+      expect((await patch(editor, `/api/dashboard/products/${holder}`, { sku, name: "Same SKU, new name" })).status).to.equal(200);
+    });
+
     it("searches UID, SKU and name case-insensitively, filters by category and state, and pages", async () => {
       const tag = randomBytes(3).toString("hex");
       const uids = [];

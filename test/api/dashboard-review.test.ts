@@ -97,6 +97,25 @@ describe("dashboard review: security and robustness probes", () => {
     });
   });
 
+  describe("duplicate SKUs in a CSV import", () => {
+    it("fails each row whose SKU the brand already uses, or an earlier row of the file has, and imports the rest", async () => {
+      const existing = await editorA.call("/api/dashboard/products", { method: "POST", json: { sku: "CSV-DUP-OLD", name: "Old tee", category: "t-shirt", price: 10 } });
+      expect(existing.status).to.equal(201);
+      const holder = (await json(existing)).data.uid as string;
+      const csv = `${HEADER}\nCSV-DUP-OLD,Again,t-shirt,10,\nCSV-DUP-NEW,First,t-shirt,10,\nCSV-DUP-NEW,Second,t-shirt,10,\nCSV-DUP-OK,Other,t-shirt,10,\n`;
+      const res = await upload(editorA, csv);
+      expect(res.status, await res.clone().text()).to.equal(202);
+      const job = await importDone(editorA, (await json(res)).data.id);
+      expect({ imported: job.imported, failed: job.failed }).to.deep.equal({ imported: 2, failed: 2 });
+      const errors = (parse(await (await ownerA.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text(), { relax_column_count: true }) as string[][]).slice(1);
+      expect(errors.map((row) => [row[0], row[1]])).to.deep.equal([["CSV-DUP-OLD", "Again"], ["CSV-DUP-NEW", "Second"]]);
+      expect(errors[0]!.at(-1)).to.include(holder);
+      expect(errors[1]!.at(-1)).to.include("row 3");
+      const rows = await api.db("app.products").where({ brand_id: brandA.id }).whereIn("sku", ["CSV-DUP-OLD", "CSV-DUP-NEW", "CSV-DUP-OK"]).select("sku", "name");
+      expect(rows.map((r: { sku: string; name: string }) => `${r.sku} ${r.name}`).sort()).to.deep.equal(["CSV-DUP-NEW First", "CSV-DUP-OK Other", "CSV-DUP-OLD Old tee"]);
+    });
+  });
+
   describe("malformed ids answer 4xx, never 500", () => {
     it("PATCH /api/dashboard/team/:id with an id past int4 (the schema allows 10 digits)", async () => {
       const res = await ownerA.call("/api/dashboard/team/9999999999", { method: "PATCH", json: { role: "viewer" } });

@@ -88,23 +88,43 @@ describe("brand API v1: products and certificates", () => {
 
     it("replays the first response for a repeated Idempotency-Key and refuses the key with another body", async () => {
       const key = `retry-${Date.now()}`;
-      const first = await call(brandA, "POST", "/products", product, { "Idempotency-Key": key });
-      const second = await call(brandA, "POST", "/products", product, { "Idempotency-Key": key });
+      const retried = { ...product, sku: "TS-RETRY" };
+      const first = await call(brandA, "POST", "/products", retried, { "Idempotency-Key": key });
+      const second = await call(brandA, "POST", "/products", retried, { "Idempotency-Key": key });
       expect(first.status).to.equal(201);
       expect(second.status).to.equal(201);
       expect(second.headers.get("idempotent-replayed")).to.equal("true");
       expect((await json(second)).data.uid).to.equal((await json(first)).data.uid);
-      const other = await call(brandA, "POST", "/products", { ...product, price: 1 }, { "Idempotency-Key": key });
+      const other = await call(brandA, "POST", "/products", { ...retried, price: 1 }, { "Idempotency-Key": key });
       expect(other.status).to.equal(409);
     });
 
     it("creates one product for concurrent requests with the same Idempotency-Key", async () => {
       const key = `burst-${Date.now()}`;
-      const replies = await Promise.all(Array.from({ length: 8 }, () => call(brandA, "POST", "/products", product, { "Idempotency-Key": key })));
+      const replies = await Promise.all(Array.from({ length: 8 }, () => call(brandA, "POST", "/products", { ...product, sku: "TS-BURST" }, { "Idempotency-Key": key })));
       const uids = new Set(await Promise.all(replies.map(async (r) => (await json(r)).data.uid)));
       expect(uids.size).to.equal(1);
       const [uid] = [...uids];
       const rows = await stack.api.db("app.products").where({ uid });
+      expect(rows).to.have.length(1);
+    });
+
+    it("refuses a SKU the brand already uses with 409 CONFLICT naming its product, under concurrency too; another brand may use it", async () => {
+      const first = await call(brandA, "POST", "/products", { ...product, sku: "TS-DUP" });
+      expect(first.status).to.equal(201);
+      const uid = (await json(first)).data.uid as string;
+      const again = await call(brandA, "POST", "/products", { ...product, sku: "TS-DUP", name: "Another tee" });
+      expect(again.status).to.equal(409);
+      const body = await json(again);
+      expect(body.error.code).to.equal("CONFLICT");
+      expect(body.error.message).to.include("TS-DUP").and.include(uid);
+      expect((await call(brandB, "POST", "/products", { ...product, sku: "TS-DUP" })).status).to.equal(201);
+
+      // Concurrent registrations of one new SKU: exactly one product, the others 409.
+      const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => call(brandA, "POST", "/products", { ...product, sku: "TS-RACE", name: `Race tee ${i}` })));
+      expect(burst.map((r) => r.status).sort()).to.deep.equal([201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const r of burst.filter((r) => r.status === 409)) expect((await json(r)).error.code).to.equal("CONFLICT");
+      const rows = await stack.api.db("app.products").where({ sku: "TS-RACE" });
       expect(rows).to.have.length(1);
     });
   });
@@ -113,7 +133,7 @@ describe("brand API v1: products and certificates", () => {
     let uid: string;
 
     before(async () => {
-      uid = (await json(await call(brandA, "POST", "/products", { ...product, factory_id: 1003, fiber_composition: [{ fiber: "cotton", percent: 100 }] }))).data.uid;
+      uid = (await json(await call(brandA, "POST", "/products", { ...product, sku: "TS-LIFE", factory_id: 1003, fiber_composition: [{ fiber: "cotton", percent: 100 }] }))).data.uid;
     });
 
     it("shows spec 2.5 with verified false and no transaction before issuance", async () => {
@@ -121,7 +141,7 @@ describe("brand API v1: products and certificates", () => {
       expect(res.status).to.equal(200);
       const data = (await json(res)).data;
       expect(data).to.include.keys(["uid", "product", "dpp_url", "blockchain", "carbon_footprint_kg", "certifications", "fiber_composition", "care_instructions", "country_of_manufacture"]);
-      expect(data.product).to.include({ title: product.name, sku: product.sku, price: 890, currency: "BDT" });
+      expect(data.product).to.include({ title: product.name, sku: "TS-LIFE", price: 890, currency: "BDT" });
       expect(data.product.id).to.be.a("number");
       expect(data.blockchain).to.include({ verified: false, tx_hash: null, network: "hardhat-local" });
       expect(data.certifications).to.deep.equal([]);
@@ -163,7 +183,7 @@ describe("brand API v1: products and certificates", () => {
 
     it("mints once for concurrent issuance of one UID and counts one certificate", async function () {
       this.timeout(120_000);
-      const fresh = (await json(await call(brandA, "POST", "/products", product))).data.uid;
+      const fresh = (await json(await call(brandA, "POST", "/products", { ...product, sku: "TS-MINT-RACE" }))).data.uid;
       const before = (await json(await call(brandA, "GET", "/usage"))).data.certs_issued;
       const replies = await Promise.all(Array.from({ length: 5 }, () => call(brandA, "POST", "/certs/issue", { uid: fresh })));
       const statuses = replies.map((r) => r.status).sort();
@@ -240,8 +260,8 @@ describe("brand API v1: products and certificates", () => {
       expect((await json(asA)).error.code).to.equal("INVALID_KEY");
       // The same Idempotency-Key used by both brands creates one product each.
       const key = `shared-${Date.now()}`;
-      const a = (await json(await call(brandA, "POST", "/products", product, { "Idempotency-Key": key }))).data.uid;
-      const b = (await json(await call(brandB, "POST", "/products", product, { "Idempotency-Key": key }))).data.uid;
+      const a = (await json(await call(brandA, "POST", "/products", { ...product, sku: "TS-SHARED-KEY" }, { "Idempotency-Key": key }))).data.uid;
+      const b = (await json(await call(brandB, "POST", "/products", { ...product, sku: "TS-SHARED-KEY" }, { "Idempotency-Key": key }))).data.uid;
       expect(a).to.match(/^BRA-/);
       expect(b).to.match(/^BRB-/);
     });

@@ -30,6 +30,7 @@ import * as productTranslations from "./migrations/027-product-translations";
 import * as revertedWatch from "./migrations/028-reverted-watch";
 import * as gtinOwners from "./migrations/029-gtin-owners";
 import * as refundUnknown from "./migrations/030-refund-unknown";
+import * as productSkuUnique from "./migrations/031-product-sku-unique";
 import * as domainClaims from "./migrations/032-domain-claims";
 
 type Migration = {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "028-reverted-watch": revertedWatch,
   "029-gtin-owners": gtinOwners,
   "030-refund-unknown": refundUnknown,
+  "031-product-sku-unique": productSkuUnique,
   "032-domain-claims": domainClaims,
 };
 

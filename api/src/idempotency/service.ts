@@ -49,8 +49,11 @@ export async function runOnce(db: Knex, scope: IdempotencyScope, work: (trx: Kne
       if (!stored) throw new IdempotencyRace();
       return { ...fresh, replayed: false };
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       if (error instanceof IdempotencyRace) return undefined;
+      // The work failed on what a concurrent request with this key wrote and committed first (a unique index, such as
+      // the brand's SKU, waits for it and then refuses): that request's outcome is the answer, as above.
+      if (await findIdempotentResponse(db, scope.brandId, scope.endpoint, scope.key)) return undefined;
       throw error;
     });
   if (outcome) return outcome;

@@ -12,8 +12,8 @@ import { productDefaults, type BrandContext } from "../brands/service";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { newUid } from "../passports/uid";
 import { orphanQualifiers, productProblems, productRowFor } from "../products/product-rules";
-import { claimGtins, type NewProduct } from "../products/products.repo";
-import { gtinOfAnotherBrand, type CreateProductInput } from "../products/service";
+import { claimGtins, productsWithSkus, type NewProduct } from "../products/products.repo";
+import { gtinOfAnotherBrand, skuTaken, type CreateProductInput } from "../products/service";
 import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, IMPORT_LIMITS, readUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
 import {
   addProgress,
@@ -81,11 +81,15 @@ async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: 
           if (attempt === MAX_UID_ATTEMPTS) throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
           const notInserted = new Set((await insertProducts(trx, pending.map((p) => p.product))).notInserted);
           pending = pending.filter((p) => notInserted.has(p.product.uid));
-          // A product registered meanwhile with the same GTIN and serial fails the row; a UID drawn twice is drawn again.
+          // A product registered meanwhile with the same GTIN and serial, or with the same SKU in the brand, fails the
+          // row; a UID drawn twice is drawn again.
           const taken = await takenGtinSerials(trx, gs1Pairs(pending.map((p) => p.product)));
-          const isTaken = (p: CheckedProduct) => taken.has(gs1Key(p.product) ?? "");
+          const skuHolders = await productsWithSkus(trx, brand.id, pending.map((p) => p.product.sku));
+          const isTaken = (p: CheckedProduct) => taken.has(gs1Key(p.product) ?? "") || skuHolders.has(p.product.sku);
           for (const p of pending.filter(isTaken)) {
-            failures.push({ row: p.row, cells: p.cells, error: describe(gtinSerialTakenProblems(p.product)) });
+            const holder = skuHolders.get(p.product.sku);
+            const error = holder ? `sku: ${skuTaken(p.product.sku, holder).message}` : describe(gtinSerialTakenProblems(p.product));
+            failures.push({ row: p.row, cells: p.cells, error });
             raced += 1;
           }
           pending = pending.filter((p) => !isTaken(p)).map((p) => ({ ...p, product: { ...p.product, uid: newUid(brand.uidPrefix) } }));
@@ -161,7 +165,19 @@ async function checkChunk(
   // A GTIN and serial name one item, service-wide: a pair some product has, or an earlier row of the file has, fails.
   const taken = await takenGtinSerials(deps.db, gs1Pairs(rows.map((r) => r.product)));
   const firstRowOf = new Map<string, number>();
+  // A SKU names one product of the brand: a SKU one of its products has, or an earlier row of the file has, fails.
+  const skuHolders = await productsWithSkus(deps.db, brand.id, rows.map((r) => r.product.sku));
+  const firstRowOfSku = new Map<string, number>();
   for (const item of rows) {
+    const holder = skuHolders.get(item.product.sku);
+    if (holder) {
+      failures.push({ row: item.row, cells: item.cells, error: `sku: ${skuTaken(item.product.sku, holder).message}` });
+      continue;
+    }
+    if (firstRowOfSku.has(item.product.sku)) {
+      failures.push({ row: item.row, cells: item.cells, error: `sku: row ${firstRowOfSku.get(item.product.sku)} has SKU ${item.product.sku} already; each product needs its own SKU` });
+      continue;
+    }
     if (item.product.gtin && owners.get(item.product.gtin) !== brand.id) {
       failures.push({ row: item.row, cells: item.cells, error: `gtin: ${gtinOfAnotherBrand(item.product.gtin).message}` });
       continue;
@@ -176,6 +192,7 @@ async function checkChunk(
       continue;
     }
     if (key !== undefined) firstRowOf.set(key, item.row);
+    firstRowOfSku.set(item.product.sku, item.row);
     let uid = newUid(brand.uidPrefix);
     while (uids.has(uid)) uid = newUid(brand.uidPrefix);
     uids.add(uid);

@@ -18,8 +18,8 @@ import { estimateCarbon } from "./carbon";
 import { defaultCare, type CareByCategory } from "./defaults";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed, type ConfirmedWrite } from "./passport-writes";
 import { gs1Columns, orphanQualifiers, productProblems } from "./product-rules";
-import { findProductByUid, gtinSerialInUse, type ProductRow } from "./products.repo";
-import { claimGtin, gtinSerialTaken } from "./service";
+import { findProductByUid, gtinSerialInUse, isSkuTaken, productsWithSkus, type ProductRow } from "./products.repo";
+import { claimGtin, gtinSerialTaken, skuTaken } from "./service";
 import type { Knex } from "../db/knex";
 import {
   findFailedVersionByHash,
@@ -92,7 +92,9 @@ export async function editProduct(deps: AppDeps, brandId: number, actor: Actor, 
     const newHash = dataHashOf(passportContentFor(withColumns(product, columns)));
     const save = async () => {
       if (changed.length > 0) {
-        await updateProductColumns(trx, product.id, columns);
+        await updateProductColumns(trx, product.id, columns).catch((error: unknown) => {
+          throw isSkuTaken(error) ? skuTaken(columns.sku!) : error;
+        });
         await recordAudit(trx, brandId, actor, { action: "product.updated", target: product.uid, details: { fields: changed } });
       }
       return { kind: "saved" as const, changed };
@@ -311,8 +313,15 @@ function withColumns(product: ProductRow, columns: ProductColumns): ProductRow {
   } as ProductRow;
 }
 
-/** The GTIN and serial the edit leaves must be no other product's (found now: the chain must not anchor a refused edit). */
+/**
+ * The SKU must be no other product's of the brand, and the GTIN and serial no other product's at all (found now: the
+ * chain must not anchor a refused edit; the unique indexes still decide a race).
+ */
 async function checkIdentifiers(trx: Knex, product: ProductRow, columns: ProductColumns): Promise<void> {
+  if (columns.sku !== undefined) {
+    const holder = (await productsWithSkus(trx, product.brand_id, [columns.sku], product.id)).get(columns.sku);
+    if (holder) throw skuTaken(columns.sku, holder);
+  }
   if (columns.gtin) await claimGtin(trx, product.brand_id, columns.gtin);
   if (columns.gtin === undefined && columns.serial === undefined) return;
   const gtin = columns.gtin !== undefined ? columns.gtin : product.gtin;

@@ -139,6 +139,24 @@ export async function claimGtins(db: Knex, brandId: number, gtins: string[]): Pr
   return new Map(rows.map((r) => [r.gtin, r.brand_id]));
 }
 
+/** The unique index behind "one product per SKU in a brand" (migration 031). */
+export const SKU_UNIQUE = "products_brand_sku_unique";
+
+/** Whether `error` is Postgres refusing a second product of a brand with the same SKU. */
+export function isSkuTaken(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === UNIQUE_VIOLATION && constraint === SKU_UNIQUE;
+}
+
+/** The brand's products that have one of `skus`, other than `exceptId`: SKU → the UID of the (oldest) one. */
+export async function productsWithSkus(db: Knex, brandId: number, skus: string[], exceptId?: number): Promise<Map<string, string>> {
+  const distinct = [...new Set(skus)];
+  if (distinct.length === 0) return new Map();
+  const query = db("app.products").where("brand_id", brandId).whereIn("sku", distinct).orderBy("id", "desc").select<Array<{ sku: string; uid: string }>>("sku", "uid");
+  if (exceptId !== undefined) query.whereNot("id", exceptId);
+  return new Map((await query).map((r) => [r.sku, r.uid]));
+}
+
 /** Whether `error` is Postgres refusing a second product with the same GTIN and serial. */
 export function isGtinSerialTaken(error: unknown): boolean {
   const { code, constraint } = error as { code?: string; constraint?: string };

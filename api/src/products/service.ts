@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
-import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, type ProductRow } from "./products.repo";
+import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, isSkuTaken, productsWithSkus, type ProductRow } from "./products.repo";
 import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
@@ -60,10 +60,15 @@ export async function registerProduct(db: Knex, brand: Brand, input: CreateProdu
   // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
   const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
   if (values.gtin) await claimGtin(db, brand.id, values.gtin);
+  const holder = (await productsWithSkus(db, brand.id, [values.sku])).get(values.sku);
+  if (holder) throw skuTaken(values.sku, holder);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
     const row = await insertProduct(db, { ...values, uid }).catch((error: unknown) => {
-      throw isGtinSerialTaken(error) ? gtinSerialTaken(values.gtin!, values.serial!) : error;
+      if (isGtinSerialTaken(error)) throw gtinSerialTaken(values.gtin!, values.serial!);
+      // Registered by a concurrent request since the check above: the unique index decides.
+      if (isSkuTaken(error)) throw skuTaken(values.sku);
+      throw error;
     });
     if (row) return { productId: row.id, uid, carbonKg: values.carbon_kg, carbonRating: values.carbon_rating };
     if (options.uid) throw new Error(`UID ${options.uid} is taken`);
@@ -83,6 +88,13 @@ export function gtinOfAnotherBrand(gtin: string): ConflictError {
 /** 409 CONFLICT: a GTIN and serial name one item, service-wide (whose it is, is not said). */
 export function gtinSerialTaken(gtin: string, serial: string): ConflictError {
   return new ConflictError(`A product with GTIN ${gtin} and serial ${serial} is registered already; each item needs its own serial.`);
+}
+
+/** 409 CONFLICT: a SKU names one product of a brand (migration 031); which product has it, when known. */
+export function skuTaken(sku: string, uid?: string): ConflictError {
+  return new ConflictError(
+    `${uid ? `Your product ${uid} has` : "Another of your products has"} SKU ${sku} already; each product needs its own SKU (edit that product, or use another SKU).`,
+  );
 }
 
 /** A product of this brand by UID; another brand's UID is NOT_FOUND, as if it did not exist. */

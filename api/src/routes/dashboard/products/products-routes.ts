@@ -71,7 +71,7 @@ export function productRoutes(deps: AppDeps): Route[] {
       bodyExample: { sku: "TS-001", name: "Organic Cotton Tee", category: "t-shirt", fabric_type: "organic cotton", price: 890 },
       responses: {
         "201": { description: "registered", schema: envelopeSchema(productDetailSchema) },
-        "409": errorResponse("another product has the same GTIN and serial (CONFLICT)"),
+        "409": errorResponse("another of the brand's products has the SKU, or another product has the same GTIN and serial (CONFLICT)"),
         "422": errorResponse("missing or invalid fields, named in details"),
       },
       handler: async (ctx) => {
@@ -114,7 +114,7 @@ export function productRoutes(deps: AppDeps): Route[] {
       responses: {
         "200": { description: "the product after the change", schema: envelopeSchema(productDetailSchema) },
         "404": NOT_FOUND,
-        "409": errorResponse("the certificate is being issued, another change is still being anchored, or another product has the GTIN and serial (CONFLICT)"),
+        "409": errorResponse("the certificate is being issued, another change is still being anchored, another of the brand's products has the SKU, or another product has the GTIN and serial (CONFLICT)"),
         "422": errorResponse("malformed UID, or invalid fields, named in details"),
         "503": CHAIN_UNAVAILABLE,
       },

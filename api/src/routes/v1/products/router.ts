@@ -68,7 +68,7 @@ export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
             meta: { api_version: "1.0", brand_slug: "demo-apparel", timestamp: "2026-11-22T09:00:00.000Z" },
           },
         },
-        "409": errorResponse("the Idempotency-Key was used with another body, or another product has the GTIN and serial (CONFLICT)"),
+        "409": errorResponse("the Idempotency-Key was used with another body, another of the brand's products has the SKU, or another product has the GTIN and serial (CONFLICT)"),
         "422": errorResponse("missing or invalid fields, named in details"),
       },
       handler: async (ctx) => {
