@@ -28,8 +28,13 @@ const MAX_BYTES = 10 * 1024 * 1024;
 const MAX_ROWS = 20_000;
 /** Just under the byte cap: these are refused for what they hold, not for their size. */
 const SIZE = MAX_BYTES - 1024;
-/** A probe of /readyz slower than this, or this long without one answered, means other tenants were kept waiting. */
-const PROBE_BOUND_MS = 1000;
+/**
+ * A probe of /readyz slower than this, or this long without one answered, means other tenants were kept waiting.
+ * Generous on purpose: this is a stall check, not a benchmark (the figures are printed). The parse that read the
+ * whole upload at once held the event loop for 36 s on the wide header; streaming keeps it under 0.6 s even with
+ * other test files running beside this one on two cores.
+ */
+const PROBE_BOUND_MS = 5000;
 const PROBE_EVERY_MS = 20;
 /** More memory than this for one upload of at most 10 MB means it was not read within its caps. */
 const MEMORY_BOUND_MB = 400;
