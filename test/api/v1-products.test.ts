@@ -3,6 +3,9 @@
 import { expect } from "chai";
 import { PDFDocument } from "pdf-lib";
 import { createBrand } from "../../api/src/brands/service";
+import { createDb } from "../../api/src/db/knex";
+import * as skuUnique from "../../api/src/db/migrations/031-product-sku-unique";
+import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
@@ -265,5 +268,33 @@ describe("brand API v1: products and certificates", () => {
       expect(a).to.match(/^BRA-/);
       expect(b).to.match(/^BRB-/);
     });
+  });
+});
+
+describe("migration 031: one product per SKU in a brand, on a database that has repeats already", () => {
+  it("keeps every product, gives each SKU to its oldest product and refuses new repeats", async () => {
+    const db = createDb(await createTestDatabase("sku_migration"), 2);
+    try {
+      // The database as it was before the rule: the index and its column gone, repeated SKUs in two brands.
+      await skuUnique.down(db);
+      const a = (await createBrand(db, { slug: "sku-mig-a", name: "SKU A", uidPrefix: "SMA" })).brand;
+      const b = (await createBrand(db, { slug: "sku-mig-b", name: "SKU B", uidPrefix: "SMB" })).brand;
+      const row = (brandId: number, uid: string, sku: string) => ({ brand_id: brandId, uid, sku, name: uid, category: "t-shirt", price: 10, carbon_kg: 1, carbon_rating: "A" });
+      await db("app.products").insert([row(a.id, "SMA-1", "DUP"), row(a.id, "SMA-2", "DUP"), row(a.id, "SMA-3", "DUP"), row(a.id, "SMA-4", "ONE"), row(b.id, "SMB-1", "DUP")]);
+
+      await skuUnique.up(db);
+      const rows = await db("app.products").whereIn("brand_id", [a.id, b.id]).orderBy("uid").select("uid", "sku_repeated");
+      expect(rows).to.deep.equal([
+        { uid: "SMA-1", sku_repeated: false },
+        { uid: "SMA-2", sku_repeated: true },
+        { uid: "SMA-3", sku_repeated: true },
+        { uid: "SMA-4", sku_repeated: false },
+        { uid: "SMB-1", sku_repeated: false },
+      ]);
+      const refused = await db("app.products").insert(row(a.id, "SMA-5", "DUP")).then(() => undefined, (error: { constraint?: string }) => error.constraint);
+      expect(refused).to.equal(skuUnique.SKU_UNIQUE_INDEX);
+    } finally {
+      await db.destroy();
+    }
   });
 });
