@@ -209,7 +209,9 @@ describe("Orders: Cash QR at the till, and what every order shares (Postgres)", 
     expect(page.total).to.be.at.least(1);
     expect(page.orders.every((o: { status: string }) => o.status === "verified")).to.equal(true);
     const [first] = page.orders;
-    const detail = await cashier.call(`/api/dashboard/orders/${first.order_id}`);
+    // The brand's orders are brand-wide: not a cashier's to read (their view is the till), the owner's.
+    expect((await cashier.call(`/api/dashboard/orders/${first.order_id}`)).status).to.equal(403);
+    const detail = await brand.owner.call(`/api/dashboard/orders/${first.order_id}`);
     await conforms("GET", `/api/dashboard/orders/${first.order_id}`, detail);
     const body = (await json(detail)).data;
     expect(body.transitions.map((t: { to: string }) => t.to)).to.deep.equal(["created", "pending", "paid", "verified"]);

@@ -3,19 +3,20 @@ export const ROLES = ["owner", "admin", "editor", "cashier", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * Each permission with the roles that hold it. Reading the dashboard's screens is open to every role except where a
+ * Each permission with the roles that hold it. Reading the brand's screens is open to every role but the cashier
+ * (brand-wide figures a cashier has no use for: their dashboard is the till and their own account), except where a
  * screen shows secrets' metadata or other people (keys, webhooks, team, audit): those are for owners and admins.
  */
 export const PERMISSIONS = {
-  /** Overview, products, passports, scans, branding and plan usage: read only. */
-  "dashboard.read": ["owner", "admin", "editor", "cashier", "viewer"],
+  /**
+   * The brand's screens, read only: the overview (meters against the plan, products counted, recent activity),
+   * products and passports, imports, scans, NFC taps and tags, orders, branding, domain, plan and usage, the passport
+   * archive. Brand-wide, so not a cashier's: their overview is the till (orders.confirm), and they keep their own
+   * account (account.own).
+   */
+  "dashboard.read": ["owner", "admin", "editor", "viewer"],
   /** One's own account: sign out (of this browser or everywhere), change one's password. Even while the brand is suspended. */
   "account.own": ["owner", "admin", "editor", "cashier", "viewer"],
-  /**
-   * The overview: this month's meters against the plan, products counted, the brand's recent activity. Brand-wide
-   * figures a cashier has no use for (their overview is the till: orders waiting for cash).
-   */
-  "overview.read": ["owner", "admin", "editor", "viewer"],
   /** Create, edit, import products; mark them lost, stolen or recovered. */
   "products.write": ["owner", "admin", "editor"],
   /** Mint a product's passport on chain (uses the certificate quota). */

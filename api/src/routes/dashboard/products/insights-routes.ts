@@ -16,7 +16,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
       operationId: "dashboardOverview",
       tag: DASHBOARD_TAG,
       auth: "session",
-      permission: "overview.read",
+      permission: "dashboard.read",
       summary: "This month's usage against the plan, scans and certificates per day (30 days), products, recent activity",
       description: "Brand-wide: not for a cashier (403), whose overview is GET /api/dashboard/cashier/till.",
       responses: { "200": { description: "the overview", schema: envelopeSchema(overviewSchema) } },

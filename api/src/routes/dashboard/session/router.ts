@@ -72,7 +72,8 @@ export function dashboardSessionRouter(deps: AppDeps, openapi: OpenApiRegistry):
       operationId: "dashboardSession",
       tag: DASHBOARD_TAG,
       auth: "session",
-      permission: "dashboard.read",
+      // One's own session, so every role's, the cashier's included (who has no dashboard.read).
+      permission: "account.own",
       summary: "The signed-in user, their brand, what their role allows, and the CSRF token",
       responses: { "200": { description: "the live session", schema: envelopeSchema(sessionData) } },
       handler: (ctx) => ok(ctx, presentSession(ctx.state.user)),
