@@ -103,9 +103,17 @@ function SignedIn() {
           <OverviewScreen />
         </Route>
         <Route path="/products">
-          <ProductsScreen />
+          <Requires permission="dashboard.read" what="reading the brand's products">
+            <ProductsScreen />
+          </Requires>
         </Route>
-        <Route path="/products/:uid">{(params) => <ProductScreen uid={params.uid} />}</Route>
+        <Route path="/products/:uid">
+          {(params) => (
+            <Requires permission="dashboard.read" what="reading the brand's products">
+              <ProductScreen uid={params.uid} />
+            </Requires>
+          )}
+        </Route>
         <Route path="/imports">
           <Requires permission="products.write" what="importing products">
             <ImportScreen />
@@ -119,16 +127,24 @@ function SignedIn() {
           )}
         </Route>
         <Route path="/scans">
-          <ScansScreen />
+          <Requires permission="dashboard.read" what="reading the brand's scans">
+            <ScansScreen />
+          </Requires>
         </Route>
         <Route path="/taps">
-          <TapsScreen />
+          <Requires permission="dashboard.read" what="reading the brand's NFC taps">
+            <TapsScreen />
+          </Requires>
         </Route>
         <Route path="/taps/tags">
-          <TagsScreen />
+          <Requires permission="dashboard.read" what="reading the brand's NFC tags">
+            <TagsScreen />
+          </Requires>
         </Route>
         <Route path="/branding">
-          <BrandingScreen />
+          <Requires permission="dashboard.read" what="reading the brand's branding">
+            <BrandingScreen />
+          </Requires>
         </Route>
         <Route path="/webhooks">
           <Requires permission="webhooks.manage" what="managing webhooks">
@@ -158,15 +174,27 @@ function SignedIn() {
           </Requires>
         </Route>
         <Route path="/usage">
-          <UsageScreen />
+          <Requires permission="dashboard.read" what="reading the brand's plan and usage">
+            <UsageScreen />
+          </Requires>
         </Route>
         <Route path="/account">
-          <AccountScreen />
+          <Requires permission="account.own" what="managing your own account">
+            <AccountScreen />
+          </Requires>
         </Route>
         <Route path="/orders">
-          <OrdersScreen />
+          <Requires permission="dashboard.read" what="reading the brand's orders">
+            <OrdersScreen />
+          </Requires>
         </Route>
-        <Route path="/orders/:orderId">{(params) => <OrdersScreen orderId={params.orderId} />}</Route>
+        <Route path="/orders/:orderId">
+          {(params) => (
+            <Requires permission="dashboard.read" what="reading the brand's orders">
+              <OrdersScreen orderId={params.orderId} />
+            </Requires>
+          )}
+        </Route>
         <Route path="/gateway-keys">
           <Requires permission="payments.manage" what="managing gateway keys">
             <GatewayKeysScreen />
@@ -180,7 +208,9 @@ function SignedIn() {
           )}
         </Route>
         <Route path="/domain">
-          <DomainScreen />
+          <Requires permission="dashboard.read" what="reading the brand's domain settings">
+            <DomainScreen />
+          </Requires>
         </Route>
         <Route>
           <NotFoundScreen />

@@ -5,11 +5,15 @@ import { Link, useLocation } from "wouter";
 import { api, done } from "./api/client";
 import { allows, setSession, type Permission, type Session } from "./session";
 
-type NavItem = { href: string; label: string; permission: Permission };
+/** No `permission`: every role's (the Overview is the brand's month, or a cashier's till). */
+type NavItem = { href: string; label: string; permission?: Permission };
 
-/** Every screen in the navigation, with the permission that makes it useful (the API enforces it regardless). */
+/**
+ * Every screen in the navigation, with the permission that makes it useful (the API enforces it regardless). A
+ * cashier, without dashboard.read, sees the Overview (their till) and their Account, none of the brand-wide screens.
+ */
 const NAV: NavItem[] = [
-  { href: "/", label: "Overview", permission: "dashboard.read" },
+  { href: "/", label: "Overview" },
   { href: "/products", label: "Products", permission: "dashboard.read" },
   { href: "/scans", label: "Scans", permission: "dashboard.read" },
   { href: "/taps", label: "NFC taps", permission: "dashboard.read" },
@@ -22,7 +26,7 @@ const NAV: NavItem[] = [
   { href: "/team", label: "Team", permission: "team.manage" },
   { href: "/audit", label: "Audit log", permission: "team.manage" },
   { href: "/usage", label: "Plan and usage", permission: "dashboard.read" },
-  { href: "/account", label: "Account", permission: "dashboard.read" },
+  { href: "/account", label: "Account", permission: "account.own" },
 ];
 
 function isCurrent(location: string, href: string): boolean {
@@ -81,7 +85,7 @@ export function Shell({ session, children }: { session: Session; children: React
             </button>
           </div>
           <ul>
-            {NAV.filter((item) => allows(session, item.permission)).map((item) => (
+            {NAV.filter((item) => !item.permission || allows(session, item.permission)).map((item) => (
               <li key={item.href}>
                 <Link href={item.href} aria-current={isCurrent(location, item.href) ? "page" : undefined}>
                   {item.label}

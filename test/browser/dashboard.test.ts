@@ -639,6 +639,12 @@ describe("dashboard in the browser", function () {
         for (const region of [/^This month/, "Products", "Recent activity", /^Scans and certificates/]) expect(await page.getByRole("region", { name: region }).count(), String(region)).to.equal(0);
         expect(await page.getByRole("main").textContent()).not.to.match(/webhook|Certificates issued/i);
         expect(overviewAnswers, "the app asked for the brand's overview").to.deep.equal([]);
+        // The navigation offers the till (Overview) and their own account, none of the brand-wide screens.
+        const nav = page.getByRole("navigation", { name: "Dashboard" });
+        expect((await nav.getByRole("link").allTextContents()).map((text) => text.trim())).to.deep.equal(["Overview", "Account"]);
+        for (const screen of ["Products", "Scans", "NFC taps", "Orders", "Branding", "Domain", "Plan and usage", "Webhooks", "API keys", "Gateway keys", "Team", "Audit log"]) {
+          expect(await nav.getByRole("link", { name: screen, exact: true }).count(), screen).to.equal(0);
+        }
         const violations = await axeViolations(page);
         axeByScreen.set("overview-cashier", violations);
         expect(seriousViolations(violations)).to.deep.equal([]);
@@ -648,6 +654,22 @@ describe("dashboard in the browser", function () {
         expect(forced.status).to.equal(403);
         expect(forced.body.error.code).to.equal("FORBIDDEN");
         expect(JSON.stringify(forced.body)).not.to.include("recent_activity");
+        // So are the brand-wide screens' reads, and a screen opened by its address says it is not for this role.
+        for (const path of ["/api/dashboard/usage", "/api/dashboard/scans", "/api/dashboard/taps/analytics", "/api/dashboard/products", "/api/dashboard/orders"]) {
+          const refused = await pageFetch(page, path);
+          expect(refused.status, path).to.equal(403);
+          expect(refused.body.error.code, path).to.equal("FORBIDDEN");
+        }
+        await page.goto(at("/dashboard/usage"));
+        await screenReady(page, "Not available for your role");
+        expect(await page.getByRole("main").textContent()).not.to.match(/API calls|Certificates issued/i);
+        // Their own account stays theirs.
+        await nav.getByRole("link", { name: "Account", exact: true }).click();
+        await screenReady(page, "Account");
+        await page.getByRole("button", { name: "Change password" }).waitFor({ timeout: 1000 });
+        await page.getByRole("button", { name: "Sign out of this browser" }).waitFor({ timeout: 1000 });
+        await nav.getByRole("link", { name: "Overview", exact: true }).click();
+        await screenReady(page, "Overview");
         await page.screenshot({ path: `${SHOTS}/overview-cashier.png`, fullPage: true });
         await page.setViewportSize(PHONE);
         await page.screenshot({ path: `${SHOTS}/overview-cashier-360px.png`, fullPage: true });
@@ -668,10 +690,10 @@ describe("dashboard in the browser", function () {
       const page = await context.newPage();
       try {
         await signIn(page, stack.demo.brand_users.cashier);
-        // The app hides what a cashier may not do…
+        // The app hides what a cashier may not do: no Team, no products (brand-wide), not even by the product's address…
         expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Team" }).count()).to.equal(0);
         await page.goto(at(`/dashboard/products/${scarf.uid}`));
-        await screenReady(page, scarf.name);
+        await screenReady(page, "Not available for your role");
         expect(await page.getByRole("button", { name: "Issue certificate" }).count()).to.equal(0);
         // …and the server refuses it when sent anyway, with a valid session and token.
         const forced = await pageFetch(page, `/api/dashboard/products/${scarf.uid}/certificate`, { method: "POST", csrf: "session" });

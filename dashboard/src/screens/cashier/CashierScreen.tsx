@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { api, dataOf, type ApiError } from "../../api/client";
 import type { DataOf } from "../../api/types";
+import { allows, useSession } from "../../session";
 import { useAction, useResource } from "../../ui/hooks";
 import { ActionStatus, ErrorNotice, Loading } from "../../ui/notices";
 import { Page } from "../../ui/Page";
@@ -39,6 +40,7 @@ function CashierConfirm({ orderId, token }: { orderId: string; token: string }) 
   const [confirmed, setConfirmed] = useState<Confirmed>();
   const confirm = useAction();
   const outcome = useRef<HTMLDivElement>(null);
+  const session = useSession();
 
   useEffect(() => {
     if (confirmed) outcome.current?.focus();
@@ -90,7 +92,7 @@ function CashierConfirm({ orderId, token }: { orderId: string; token: string }) 
               {confirmed.already_confirmed ? "✓ This payment was already confirmed." : "✓ Payment confirmed"}
             </p>
             <p>The shopper's screen now shows the payment as received.</p>
-            <Link href={`/orders/${orderId}`}>See the order</Link>
+            {allows(session, "dashboard.read") ? <Link href={`/orders/${orderId}`}>See the order</Link> : <Link href="/">Back to the till</Link>}
           </div>
         )}
       </div>

@@ -14,7 +14,7 @@ import { TillOverview } from "./TillOverview";
 
 export function OverviewScreen() {
   const session = useSession();
-  if (!allows(session, "overview.read"))
+  if (!allows(session, "dashboard.read"))
     return (
       <Page title="Overview" subtitle={session ? `${session.brand.name} · at the till` : undefined}>
         {allows(session, "orders.confirm") ? <TillOverview /> : <p className="notice">Your role has no overview. Use the navigation to open a screen.</p>}
