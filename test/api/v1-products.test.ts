@@ -129,6 +129,12 @@ describe("brand API v1: products and certificates", () => {
       for (const r of burst.filter((r) => r.status === 409)) expect((await json(r)).error.code).to.equal("CONFLICT");
       const rows = await stack.api.db("app.products").where({ sku: "TS-RACE" });
       expect(rows).to.have.length(1);
+
+      // Serialised items (a GS1 serial each) are items of one trade item: they share its SKU.
+      for (const serial of ["ITEM-1", "ITEM-2"]) {
+        const item = await call(brandA, "POST", "/products", { ...product, sku: "TS-ITEM", gtin: "9520999000016", serial });
+        expect(item.status, await item.clone().text()).to.equal(201);
+      }
     });
   });
 
@@ -280,7 +286,8 @@ describe("migration 031: one product per SKU in a brand, on a database that has 
       const a = (await createBrand(db, { slug: "sku-mig-a", name: "SKU A", uidPrefix: "SMA" })).brand;
       const b = (await createBrand(db, { slug: "sku-mig-b", name: "SKU B", uidPrefix: "SMB" })).brand;
       const row = (brandId: number, uid: string, sku: string) => ({ brand_id: brandId, uid, sku, name: uid, category: "t-shirt", price: 10, carbon_kg: 1, carbon_rating: "A" });
-      await db("app.products").insert([row(a.id, "SMA-1", "DUP"), row(a.id, "SMA-2", "DUP"), row(a.id, "SMA-3", "DUP"), row(a.id, "SMA-4", "ONE"), row(b.id, "SMB-1", "DUP")]);
+      const item = (uid: string, serial: string) => ({ ...row(a.id, uid, "DUP"), gtin: "09520999000016", serial });
+      await db("app.products").insert([row(a.id, "SMA-1", "DUP"), row(a.id, "SMA-2", "DUP"), row(a.id, "SMA-3", "DUP"), row(a.id, "SMA-4", "ONE"), row(b.id, "SMB-1", "DUP"), item("SMA-7", "S-1")]);
 
       await skuUnique.up(db);
       const rows = await db("app.products").whereIn("brand_id", [a.id, b.id]).orderBy("uid").select("uid", "sku_repeated");
@@ -289,10 +296,13 @@ describe("migration 031: one product per SKU in a brand, on a database that has 
         { uid: "SMA-2", sku_repeated: true },
         { uid: "SMA-3", sku_repeated: true },
         { uid: "SMA-4", sku_repeated: false },
+        { uid: "SMA-7", sku_repeated: false },
         { uid: "SMB-1", sku_repeated: false },
       ]);
       const refused = await db("app.products").insert(row(a.id, "SMA-5", "DUP")).then(() => undefined, (error: { constraint?: string }) => error.constraint);
       expect(refused).to.equal(skuUnique.SKU_UNIQUE_INDEX);
+      // Serialised items of the trade item still share its SKU.
+      await db("app.products").insert(item("SMA-8", "S-2"));
     } finally {
       await db.destroy();
     }

@@ -84,10 +84,10 @@ async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: 
           // A product registered meanwhile with the same GTIN and serial, or with the same SKU in the brand, fails the
           // row; a UID drawn twice is drawn again.
           const taken = await takenGtinSerials(trx, gs1Pairs(pending.map((p) => p.product)));
-          const skuHolders = await productsWithSkus(trx, brand.id, pending.map((p) => p.product.sku));
-          const isTaken = (p: CheckedProduct) => taken.has(gs1Key(p.product) ?? "") || skuHolders.has(p.product.sku);
+          const skuHolders = await productsWithSkus(trx, brand.id, pending.flatMap((p) => (p.product.serial ? [] : [p.product.sku])));
+          const isTaken = (p: CheckedProduct) => taken.has(gs1Key(p.product) ?? "") || (!p.product.serial && skuHolders.has(p.product.sku));
           for (const p of pending.filter(isTaken)) {
-            const holder = skuHolders.get(p.product.sku);
+            const holder = p.product.serial ? undefined : skuHolders.get(p.product.sku);
             const error = holder ? `sku: ${skuTaken(p.product.sku, holder).message}` : describe(gtinSerialTakenProblems(p.product));
             failures.push({ row: p.row, cells: p.cells, error });
             raced += 1;
@@ -165,16 +165,17 @@ async function checkChunk(
   // A GTIN and serial name one item, service-wide: a pair some product has, or an earlier row of the file has, fails.
   const taken = await takenGtinSerials(deps.db, gs1Pairs(rows.map((r) => r.product)));
   const firstRowOf = new Map<string, number>();
-  // A SKU names one product of the brand: a SKU one of its products has, or an earlier row of the file has, fails.
-  const skuHolders = await productsWithSkus(deps.db, brand.id, rows.map((r) => r.product.sku));
+  // A SKU names one product of the brand: a SKU one of its products has, or an earlier row of the file has, fails
+  // (rows with a serial are items of a trade item, which share its SKU).
+  const skuHolders = await productsWithSkus(deps.db, brand.id, rows.flatMap((r) => (r.product.serial ? [] : [r.product.sku])));
   const firstRowOfSku = new Map<string, number>();
   for (const item of rows) {
-    const holder = skuHolders.get(item.product.sku);
+    const holder = item.product.serial ? undefined : skuHolders.get(item.product.sku);
     if (holder) {
       failures.push({ row: item.row, cells: item.cells, error: `sku: ${skuTaken(item.product.sku, holder).message}` });
       continue;
     }
-    if (firstRowOfSku.has(item.product.sku)) {
+    if (!item.product.serial && firstRowOfSku.has(item.product.sku)) {
       failures.push({ row: item.row, cells: item.cells, error: `sku: row ${firstRowOfSku.get(item.product.sku)} has SKU ${item.product.sku} already; each product needs its own SKU` });
       continue;
     }
@@ -192,7 +193,7 @@ async function checkChunk(
       continue;
     }
     if (key !== undefined) firstRowOf.set(key, item.row);
-    firstRowOfSku.set(item.product.sku, item.row);
+    if (!item.product.serial) firstRowOfSku.set(item.product.sku, item.row);
     let uid = newUid(brand.uidPrefix);
     while (uids.has(uid)) uid = newUid(brand.uidPrefix);
     uids.add(uid);

@@ -93,7 +93,7 @@ export async function editProduct(deps: AppDeps, brandId: number, actor: Actor, 
     const save = async () => {
       if (changed.length > 0) {
         await updateProductColumns(trx, product.id, columns).catch((error: unknown) => {
-          throw isSkuTaken(error) ? skuTaken(columns.sku!) : error;
+          throw isSkuTaken(error) ? skuTaken(columns.sku ?? product.sku) : error;
         });
         await recordAudit(trx, brandId, actor, { action: "product.updated", target: product.uid, details: { fields: changed } });
       }
@@ -318,14 +318,15 @@ function withColumns(product: ProductRow, columns: ProductColumns): ProductRow {
  * chain must not anchor a refused edit; the unique indexes still decide a race).
  */
 async function checkIdentifiers(trx: Knex, product: ProductRow, columns: ProductColumns): Promise<void> {
-  if (columns.sku !== undefined) {
-    const holder = (await productsWithSkus(trx, product.brand_id, [columns.sku], product.id)).get(columns.sku);
-    if (holder) throw skuTaken(columns.sku, holder);
+  const sku = columns.sku ?? product.sku;
+  const serial = columns.serial !== undefined ? columns.serial : product.serial;
+  if ((columns.sku !== undefined || columns.serial !== undefined) && !serial) {
+    const holder = (await productsWithSkus(trx, product.brand_id, [sku], product.id)).get(sku);
+    if (holder) throw skuTaken(sku, holder);
   }
   if (columns.gtin) await claimGtin(trx, product.brand_id, columns.gtin);
   if (columns.gtin === undefined && columns.serial === undefined) return;
   const gtin = columns.gtin !== undefined ? columns.gtin : product.gtin;
-  const serial = columns.serial !== undefined ? columns.serial : product.serial;
   if (gtin && serial && (await gtinSerialInUse(trx, gtin, serial, product.id))) throw gtinSerialTaken(gtin, serial);
 }
 

@@ -148,11 +148,14 @@ export function isSkuTaken(error: unknown): boolean {
   return code === UNIQUE_VIOLATION && constraint === SKU_UNIQUE;
 }
 
-/** The brand's products that have one of `skus`, other than `exceptId`: SKU → the UID of the (oldest) one. */
+/**
+ * The brand's products without a serial that have one of `skus`, other than `exceptId`: SKU → the UID of the
+ * (oldest) one. Serialised items share their trade item's SKU, so they neither hold a SKU nor are refused one.
+ */
 export async function productsWithSkus(db: Knex, brandId: number, skus: string[], exceptId?: number): Promise<Map<string, string>> {
   const distinct = [...new Set(skus)];
   if (distinct.length === 0) return new Map();
-  const query = db("app.products").where("brand_id", brandId).whereIn("sku", distinct).orderBy("id", "desc").select<Array<{ sku: string; uid: string }>>("sku", "uid");
+  const query = db("app.products").where("brand_id", brandId).whereIn("sku", distinct).whereNull("serial").orderBy("id", "desc").select<Array<{ sku: string; uid: string }>>("sku", "uid");
   if (exceptId !== undefined) query.whereNot("id", exceptId);
   return new Map((await query).map((r) => [r.sku, r.uid]));
 }

@@ -60,7 +60,7 @@ export async function registerProduct(db: Knex, brand: Brand, input: CreateProdu
   // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
   const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
   if (values.gtin) await claimGtin(db, brand.id, values.gtin);
-  const holder = (await productsWithSkus(db, brand.id, [values.sku])).get(values.sku);
+  const holder = values.serial ? undefined : (await productsWithSkus(db, brand.id, [values.sku])).get(values.sku);
   if (holder) throw skuTaken(values.sku, holder);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
