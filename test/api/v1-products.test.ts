@@ -121,6 +121,7 @@ describe("brand API v1: products and certificates", () => {
       const body = await json(again);
       expect(body.error.code).to.equal("CONFLICT");
       expect(body.error.message).to.include("TS-DUP").and.include(uid);
+      expect(body.error.details).to.deep.equal([{ field: "sku", problem: `is in use by your product ${uid}` }]);
       expect((await call(brandB, "POST", "/products", { ...product, sku: "TS-DUP" })).status).to.equal(201);
 
       // Concurrent registrations of one new SKU: exactly one product, the others 409.

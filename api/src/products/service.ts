@@ -2,7 +2,7 @@
 // enrichment.
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
-import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
 import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, isSkuTaken, productsWithSkus, type ProductRow } from "./products.repo";
 import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
@@ -91,10 +91,12 @@ export function gtinSerialTaken(gtin: string, serial: string): ConflictError {
 }
 
 /** 409 CONFLICT: a SKU names one product of a brand (migration 031); which product has it, when known. */
-export function skuTaken(sku: string, uid?: string): ConflictError {
-  return new ConflictError(
-    `${uid ? `Your product ${uid} has` : "Another of your products has"} SKU ${sku} already; each product needs its own SKU (edit that product, or use another SKU).`,
-  );
+export function skuTaken(sku: string, uid?: string): AppError {
+  const holder = uid ? `your product ${uid}` : "another of your products";
+  // The detail names the field, so a form shows the refusal under its SKU input.
+  return new AppError(409, "CONFLICT", `${holder[0]!.toUpperCase()}${holder.slice(1)} has SKU ${sku} already; each product needs its own SKU (edit that product, or use another SKU).`, [
+    { field: "sku", problem: `is in use by ${holder}` },
+  ]);
 }
 
 /** A product of this brand by UID; another brand's UID is NOT_FOUND, as if it did not exist. */
