@@ -27,8 +27,14 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   // The port is chosen first so PUBLIC_BASE_URL, and every absolute URL the API returns, is right.
   const port = await freePort();
   const config = loadConfig({ SERVICE_MODE: "local", LOG_LEVEL: "silent", PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env });
-  // As in the API process, but only the ledger's jobs: the pump and a candidate ledger monitor (passports/mint-pump.ts).
-  const service = await assembleService(config, { http: { host: "127.0.0.1", port }, jobs: ["mint-pump", "ledger-monitor"], poolSize: 10 });
+  // As in the API process, less the jobs a test starts itself when it wants them (order reconciliation, the domain
+  // checker): the ledger's (the pump and a candidate monitor) and the request path's own upkeep (endpoint counts
+  // written every second, the scan-admission window pruned), which the old CallMeter and ScanRecorder ran themselves.
+  const service = await assembleService(config, {
+    http: { host: "127.0.0.1", port },
+    jobs: ["mint-pump", "ledger-monitor", "call-meter-flush", "scan-admissions-prune"],
+    poolSize: 10,
+  });
   const { deps } = service;
   return {
     url: service.url!,
