@@ -74,7 +74,8 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    const files = (this.test?.parent?.suites ?? []).map((suite) => suite.file).filter((file): file is string => Boolean(file));
+    // A file with several top-level describes is several suites of one file.
+    const files = [...new Set((this.test?.parent?.suites ?? []).map((suite) => suite.file).filter((file): file is string => Boolean(file)))];
     const timesFile = process.env[TIMES_ENV];
     if (timesFile && files.length > 0) {
       const file = files.length === 1 ? path.relative(process.cwd(), files[0]) : `${files.length} files in one process`;
