@@ -307,7 +307,7 @@ describe("dashboard: tap analytics", () => {
       if (role === "cashier") {
         // Brand-wide figures are not a cashier's (docs/dashboard.md: a cashier has the till and their account).
         expect(status, role).to.equal(403);
-        expect(body.error.code, role).to.equal("FORBIDDEN");
+        expect(body.error?.code, role).to.equal("FORBIDDEN");
         continue;
       }
       expect(status, role).to.equal(200);
