@@ -4,6 +4,7 @@ import type { Config } from "../../config";
 import { orderStatusUrl } from "../../links";
 import { METHOD_LABELS } from "../../orders/gateways";
 import type { OrderRecord, PlacedOrder } from "../../orders/service";
+import { EN } from "../../i18n/catalogue.en";
 import { formatAmount } from "../../payments/amounts";
 import { qrSvg } from "../../pages/qr-code";
 
@@ -43,29 +44,7 @@ export function presentShopperOrder(order: OrderRecord) {
   };
 }
 
-/** Where the order stands, in a sentence for the shopper. */
+/** Where the order stands, in a sentence for the shopper: the English catalogue's, as the order page shows it. */
 export function shopperMessage(order: OrderRecord): string {
-  const gateway = METHOD_LABELS[order.method];
-  switch (order.state) {
-    case "created":
-      return "Your order is being set up.";
-    case "pending":
-      return order.method === "cash_qr" ? "Show the QR code to the cashier to pay." : `Waiting for your payment with ${gateway}.`;
-    case "paid":
-      return `Payment received. We are confirming it with ${gateway}.`;
-    case "verified":
-      return "Payment received. Thank you.";
-    case "failed":
-      return "The payment did not go through. You can try again.";
-    case "cancelled":
-      return "The payment was cancelled.";
-    case "expired":
-      return "This order expired before it was paid. Nothing was charged; you can place a new one.";
-    case "refund_pending":
-      return "Your payment is being refunded.";
-    case "refund_unknown":
-      return `A refund was asked for; the shop is confirming it with ${gateway}.`;
-    case "refunded":
-      return "Your payment was refunded.";
-  }
+  return EN.orderMessage(order.state, METHOD_LABELS[order.method], order.method === "cash_qr");
 }
