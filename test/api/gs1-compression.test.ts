@@ -25,6 +25,15 @@ const otherPairs = fc.uniqueArray(
   { selector: ([name]) => name, maxLength: 3 },
 );
 
+/** Whether GS1's toolkit, reading back its own compressed link, finds the GTIN it was given (its bugs aside). */
+function gs1ReadsItsGtin(compressed: string, gtin: string): boolean {
+  try {
+    return String(gs1Toolkit.decompressGS1DigitalLink(`https://id.gs1.org${compressed}`, false, "https://id.gs1.org")).includes(`/01/${gtin}`);
+  } catch {
+    return false;
+  }
+}
+
 describe("Compressed GS1 Digital Links (read against GS1's toolkit)", () => {
   it("reads back every URI GS1's toolkit compresses: GTIN, lot, serial in every alphabet, data attributes and other pairs", () => {
     fc.assert(
@@ -35,8 +44,9 @@ describe("Compressed GS1 Digital Links (read against GS1's toolkit)", () => {
         const query: Array<[string, string]> = [...(expiry !== undefined ? [["17", expiry] as [string, string]] : []), ...pairs];
         const uri = query.length ? `${path}?${query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&")}` : path;
         const compressed = compressWithGs1(uri);
-        // GS1's toolkit compresses a URI with a lot or serial of zeros only ("00") to nothing at all: not a case to read.
-        fc.pre(compressed !== "/");
+        // GS1's toolkit writes some short lots and serials ("00", "01") as bits its own decompression cannot read
+        // back, or as nothing at all: not a case to read. Whatever GS1's own reader finds the GTIN in, ours must read.
+        fc.pre(compressed !== "/" && gs1ReadsItsGtin(compressed, gtin));
         expect(compressedSegment(compressed), compressed).to.equal(compressed.slice(1));
         expect(decompressDigitalLink(compressed.slice(1)), uri).to.deep.equal({ path, query });
       }),

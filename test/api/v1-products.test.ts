@@ -133,7 +133,7 @@ describe("brand API v1: products and certificates", () => {
 
       // Serialised items (a GS1 serial each) are items of one trade item: they share its SKU.
       for (const serial of ["ITEM-1", "ITEM-2"]) {
-        const item = await call(brandA, "POST", "/products", { ...product, sku: "TS-ITEM", gtin: "9520999000016", serial });
+        const item = await call(brandA, "POST", "/products", { ...product, sku: "TS-ITEM", gtin: "9520999110012", serial });
         expect(item.status, await item.clone().text()).to.equal(201);
       }
     });

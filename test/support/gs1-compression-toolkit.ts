@@ -11,6 +11,8 @@ type Toolkit = {
   binaryEncodingOfGS1AIKey(ai: string): string;
   binaryEncodingOfValue(elements: Record<string, string>, ai: string): string;
   bin2base64(bits: string): string;
+  /** GS1's own reading of a compressed link (it drops a lot's or serial's leading zeros: only a cross-check). */
+  decompressGS1DigitalLink(uri: string, useShortText: boolean, uriStem: string): string;
   /** The check digit of a key whose last digit is a placeholder: ("01", "09520123000100") is 3. */
   calculateCheckDigit(ai: string, value: string): number;
 };
