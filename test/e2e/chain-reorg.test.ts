@@ -33,6 +33,8 @@ type Write = (typeof WRITES)[number];
 const SETTLE_MS = 300;
 /** Blocks mined after the new branch, at most, for the write to be back at the depth and its events out. */
 const HEAL_BLOCKS = 30;
+/** Then this long without mining, for the indexer, the watcher and the dispatcher of a loaded machine to catch up. */
+const LATE_MS = 30_000;
 const FACTORY = 1001;
 
 /** Chain-derived events of each write, by receiver path. */
@@ -129,15 +131,27 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     return { txHash: body.data.tx_hash as string, blockNumber: body.data.block_number as number };
   }
 
+  async function mintSettled(uid: string): Promise<boolean> {
+    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+    return Boolean(record.blockchain.verified) && EVENTS.mint.every((e) => deliveriesOf(uid).some((d) => d.path === e.path && d.payload.event === e.event));
+  }
+
+  /** Polls `done` without mining, for at most LATE_MS. */
+  async function settledWithin(done: () => Promise<boolean>): Promise<boolean> {
+    for (const until = Date.now() + LATE_MS; Date.now() < until; await pause()) if (await done()) return true;
+    return done();
+  }
+
   /** Mines blocks until the product's mint is verified on the public record and its events are out. */
   async function settledMint(uid: string): Promise<void> {
     for (let i = 0; i < HEAL_BLOCKS; i += 1) {
       await chain.mine();
       await pause();
-      const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
-      if (record.blockchain.verified && EVENTS.mint.every((e) => deliveriesOf(uid).some((d) => d.path === e.path && d.payload.event === e.event))) return;
+      if (await mintSettled(uid)) return;
     }
-    throw new Error(`the mint of ${uid} did not settle in ${HEAL_BLOCKS} blocks`);
+    // Deep enough by now: what is left is work (indexing, the watcher, a delivery), which a busy machine does late.
+    if (await settledWithin(() => mintSettled(uid))) return;
+    throw new Error(`the mint of ${uid} did not settle in ${HEAL_BLOCKS} blocks and ${LATE_MS / 1000} s more`);
   }
 
   /** The write under test, sent while automine is on (mined at once in its own block). */
@@ -266,7 +280,8 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       }
       await sample(`healing, block ${i + 1}`);
     }
-    if (!(await healed())) outcome.problems.push(`not healed after ${HEAL_BLOCKS} blocks`);
+    // Past HEAL_BLOCKS the write is deep on the new branch; what is left is work a busy machine does late.
+    if (!(await healed()) && !(await settledWithin(healed))) outcome.problems.push(`not healed after ${HEAL_BLOCKS} blocks and ${LATE_MS / 1000} s more`);
     // A few more blocks: a second delivery or a second send would show now.
     for (let i = 0; i < 3; i += 1) {
       await chain.mine();
