@@ -317,6 +317,17 @@ const optional = <T>(kind: Kind<T>): Kind<T | undefined> => ({ ...kind, optional
  * Every environment variable the service reads, in the order the configuration page lists them. Each is declared
  * here once; loadConfig reads them and `npm run docs:config` writes the table of docs/configuration.md from them.
  */
+/** A payment gateway's base URL: its sandbox locally, its live API in production, https wherever it is live. */
+function gatewayUrl(name: string, sandbox: string, live: string, doc: string) {
+  return variable(httpUrl(), {
+    local: sandbox,
+    production: live,
+    check: httpsInProduction(name),
+    shown: { local: "the sandbox (`npm start`: its local gateway)", production: "the live API" },
+    doc,
+  });
+}
+
 export const VARIABLES = {
   SERVICE_MODE: variable(matching("`local` or `production`", /^(?:local|production)$/, 'must be "local" or "production"'), {
     local: "local",
@@ -511,27 +522,9 @@ export const VARIABLES = {
   }),
   // Local mode defaults to the gateways' sandboxes; scripts/start.ts points these at its local protocol servers.
   // Gateway calls carry merchant credentials (SSLCommerz's store password is in the query): never in clear text.
-  BKASH_BASE_URL: variable(httpUrl(), {
-    local: BKASH_SANDBOX_URL,
-    production: BKASH_LIVE_URL,
-    check: httpsInProduction("BKASH_BASE_URL"),
-    shown: { local: "the sandbox (`npm start`: its local gateway)", production: "the live API" },
-    doc: "bKash's API ([payments.md](payments.md#production-settings)).",
-  }),
-  NAGAD_BASE_URL: variable(httpUrl(), {
-    local: NAGAD_SANDBOX_URL,
-    production: NAGAD_LIVE_URL,
-    check: httpsInProduction("NAGAD_BASE_URL"),
-    shown: { local: "the sandbox (`npm start`: its local gateway)", production: "the live API" },
-    doc: "Nagad's API.",
-  }),
-  SSLCOMMERZ_BASE_URL: variable(httpUrl(), {
-    local: SSLCOMMERZ_SANDBOX_URL,
-    production: SSLCOMMERZ_LIVE_URL,
-    check: httpsInProduction("SSLCOMMERZ_BASE_URL"),
-    shown: { local: "the sandbox (`npm start`: its local gateway)", production: "the live API" },
-    doc: "SSLCommerz's API.",
-  }),
+  BKASH_BASE_URL: gatewayUrl("BKASH_BASE_URL", BKASH_SANDBOX_URL, BKASH_LIVE_URL, "bKash's API ([payments.md](payments.md#production-settings))."),
+  NAGAD_BASE_URL: gatewayUrl("NAGAD_BASE_URL", NAGAD_SANDBOX_URL, NAGAD_LIVE_URL, "Nagad's API."),
+  SSLCOMMERZ_BASE_URL: gatewayUrl("SSLCOMMERZ_BASE_URL", SSLCOMMERZ_SANDBOX_URL, SSLCOMMERZ_LIVE_URL, "SSLCommerz's API."),
   PAYMENT_GATEWAY_TIMEOUT_MS: variable(integer(100, 60_000), { local: 10_000, doc: "Time limit of one call to a gateway; past it the call fails as retryable." }),
   ORDER_TTL_MINUTES: variable(integer(5, 24 * 60), { local: 30, doc: "Minutes an unpaid order stays payable before it expires." }),
   ORDER_RECONCILE_INTERVAL_SECONDS: variable(integer(1, 3600), { local: 60, doc: "How often reconciliation asks gateways about unsettled orders (and the base of its back-off)." }),
