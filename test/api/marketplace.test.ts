@@ -5,7 +5,6 @@ import { expect } from "chai";
 import fc from "fast-check";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { withReputation, type FactoryReputation } from "../../api/src/factories/service";
 import { applyRequest, extractNeedsLocally, needsFromAi, type Needs } from "../../api/src/marketplace/needs";
 import { MATCH_WEIGHTS, rankFactories } from "../../api/src/marketplace/ranking";
 import { PRODUCT_TYPES } from "../../api/src/marketplace/vocabulary";
@@ -13,42 +12,12 @@ import { templateReason, templateSummary } from "../../api/src/marketplace/wordi
 import { clientBucket, takeAiMatch } from "../../api/src/marketplace/ai-quota.repo";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
-import { certificationMask } from "../../api/src/factories/reputation";
-import { loadFactories, type FactorySeed } from "../../scripts/lib/seed";
+import { SEED, seedRegistry } from "../support/factory-registry";
 import { createTestDatabase } from "../support/hooks";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
-const SEED = loadFactories();
 const seedById = new Map(SEED.map((f) => [f.factory_id, f]));
-const NOW = Date.UTC(2026, 0, 15) / 1000;
 
-/** The seed registry as the service reads it: every factory registered, certifications from the chain mask. */
-function seedRegistry(overrides: (f: FactorySeed) => Partial<FactoryReputation> = () => ({})): FactoryReputation[] {
-  return SEED.map((f) => {
-    const record = withReputation(
-      {
-        factoryId: f.factory_id,
-        name: f.name,
-        city: f.city,
-        country: f.country,
-        profileCertifications: f.certifications,
-        productTypes: f.product_types,
-        capacityUnitsPerMonth: f.capacity_units_per_month,
-        minOrderUnits: f.min_order_units,
-        leadTimeDays: f.lead_time_days,
-        registered: true,
-        verified: f.verified,
-        certificationsMask: certificationMask(f.certifications),
-        onChainEvents: 3,
-        passportsMinted: f.factory_id % 7,
-        supplyChainEvents: f.factory_id % 11,
-        lastActivityAt: NOW - 86_400,
-      },
-      NOW,
-    );
-    return { ...record, ...overrides(f) };
-  });
-}
 
 type ErrorEnvelope = { success: boolean; error: { code: string; request_id: string; details?: Array<{ field: string; problem: string }> } };
 type OpenApiDoc = { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { required: string[] } }> }; responses: object }>> };

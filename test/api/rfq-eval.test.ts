@@ -4,12 +4,11 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { withReputation, type FactoryReputation } from "../../api/src/factories/service";
-import { certificationMask } from "../../api/src/factories/reputation";
+import type { FactoryReputation } from "../../api/src/factories/service";
 import { extractNeedsLocally, type Needs } from "../../api/src/marketplace/needs";
 import { nearMisses, rankFactories } from "../../api/src/marketplace/ranking";
 import { templateSummary } from "../../api/src/marketplace/wording";
-import { loadFactories } from "../../scripts/lib/seed";
+import { seedRegistry } from "../support/factory-registry";
 
 type Reading = {
   product_types: string[];
@@ -49,29 +48,7 @@ const FIELDS = Object.keys(EVAL.cases[0]!.expected) as Array<keyof Reading>;
 const fieldRight = (field: keyof Reading, got: Reading, expected: Reading) =>
   Array.isArray(expected[field]) ? sameSet(got[field], expected[field]) : got[field] === expected[field];
 
-const registry: FactoryReputation[] = loadFactories().map((f) =>
-  withReputation(
-    {
-      factoryId: f.factory_id,
-      name: f.name,
-      city: f.city,
-      country: f.country,
-      profileCertifications: f.certifications,
-      productTypes: f.product_types,
-      capacityUnitsPerMonth: f.capacity_units_per_month,
-      minOrderUnits: f.min_order_units,
-      leadTimeDays: f.lead_time_days,
-      registered: true,
-      verified: f.verified,
-      certificationsMask: certificationMask(f.certifications),
-      onChainEvents: 3,
-      passportsMinted: f.factory_id % 7,
-      supplyChainEvents: f.factory_id % 11,
-      lastActivityAt: Date.UTC(2026, 0, 14) / 1000,
-    },
-    Date.UTC(2026, 0, 15) / 1000,
-  ),
-);
+const registry: FactoryReputation[] = seedRegistry();
 const countryOf = new Map(registry.map((f) => [f.factoryId, f.country]));
 const read = (text: string) => extractNeedsLocally(text, { today: TODAY });
 
