@@ -7,13 +7,13 @@
 import { expect } from "chai";
 import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createBrand } from "../../api/src/brands/service";
 import { BN } from "../../api/src/i18n/catalogue.bn";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { startBkashSim, type RunningSim } from "../../scripts/lib/payment-sims";
 import { freePort } from "../../scripts/lib/processes";
-import { axeViolations, launchChromium, seriousViolations } from "../support/browser";
+import { axeViolations, launchChromium, seriousViolations, watchedPage } from "../support/browser";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
@@ -76,15 +76,7 @@ describe("a Bengali shopper's path from the scan page to the receipt", function 
   });
 
   /** An English-speaking browser: Bengali comes only from ?lang=bn and the cookie it leaves. */
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: PHONE, locale: "en-GB" });
-    const page = await context.newPage();
-    page.on("console", (message) => {
-      if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) consoleErrors.push(`${message.text()} (${page.url()})`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message} (${page.url()})`));
-    return { context, page };
-  }
+  const newPage = () => watchedPage(browser, { viewport: PHONE, locale: "en-GB" }, consoleErrors);
 
   const at = (path: string) => `${api.url}${path}`;
 

@@ -6,12 +6,12 @@
 import { expect } from "chai";
 import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createBrand } from "../../api/src/brands/service";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { startBkashSim, startNagadSim, type RunningSim } from "../../scripts/lib/payment-sims";
 import { freePort } from "../../scripts/lib/processes";
-import { axeViolations, launchChromium, seriousViolations } from "../support/browser";
+import { axeViolations, launchChromium, seriousViolations, watchedPage } from "../support/browser";
 import { OpenApiContract } from "../support/contract";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { createTestDatabase } from "../support/hooks";
@@ -78,16 +78,7 @@ describe("payments in the browser", function () {
     return (await json(res)).data;
   }
 
-  async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.on("console", (message) => {
-      // Chromium logs every 4xx answer; the pages handle those (a 401 sends to sign-in, a 409 is explained).
-      if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) consoleErrors.push(`${message.text()} (${page.url()})`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message} (${page.url()})`));
-    return { context, page };
-  }
+  const newPage = (viewport = DESKTOP) => watchedPage(browser, { viewport }, consoleErrors);
 
   const at = (path: string) => `${api.url}${path}`;
 

@@ -1,7 +1,7 @@
 // Headless Chromium for browser tests: Debian's chromium driven by playwright-core (ARCHITECTURE: browser tests), and
 // axe-core run in the page. In CI a missing browser fails the test; locally it is skipped and named loudly.
 import { existsSync, readFileSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -14,6 +14,20 @@ export async function launchChromium(context: Mocha.Context, what: string): Prom
     context.skip();
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/**
+ * A page in a fresh context (its own cookies) whose console errors and uncaught exceptions go into `errors`.
+ * Chromium logs every 4xx answer as an error; the pages handle those (a 401 sends to sign-in, a 409 is explained).
+ */
+export async function watchedPage(browser: Browser, options: BrowserContextOptions, errors: string[]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) errors.push(`${message.text()} (${page.url()})`);
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message} (${page.url()})`));
+  return { context, page };
 }
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
