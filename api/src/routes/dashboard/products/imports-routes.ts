@@ -66,11 +66,12 @@ export function importRoutes(deps: AppDeps): Route[] {
           if (Number(ctx.get("Content-Length") || 0) > IMPORT_MAX_BYTES) throw new UploadTooLargeError(IMPORT_MAX_BYTES);
           job = await startImport(deps, ctx.state.brand, actorOf(ctx.state.user), requestBody(ctx.req), validateRow);
         } catch (error) {
-          // Refused before the whole body was read: what is still coming is discarded, and the connection closed
-          // after the answer, so no later request on it starts in the middle of this body.
+          // Refused before the whole body was read: what is still coming is read and discarded (up to the cap, for
+          // at most 10 s), so the client, still sending, gets the answer rather than a broken pipe; the connection is
+          // closed after it, so no later request on it starts in the middle of this body.
           if (!ctx.req.complete) {
             ctx.set("Connection", "close");
-            ctx.req.resume();
+            await discardBody(ctx.req, IMPORT_MAX_BYTES, 10_000);
           }
           throw error;
         }
@@ -128,4 +129,32 @@ async function* requestBody(req: IncomingMessage): AsyncGenerator<Uint8Array> {
     if (error instanceof AppError) throw error;
     throw new AppError(400, "BAD_REQUEST", "The request body could not be read.");
   }
+}
+
+/** Reads and drops the rest of a request body; stops at `maxBytes` more bytes or after `maxMs`, whichever is first. */
+function discardBody(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", count);
+      req.off("end", done);
+      req.off("close", done);
+      req.off("error", done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) {
+        req.pause();
+        done();
+      }
+    };
+    const timer = setTimeout(done, maxMs);
+    req.on("data", count);
+    req.once("end", done);
+    req.once("close", done);
+    req.once("error", done);
+    req.resume();
+  });
 }
