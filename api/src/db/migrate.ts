@@ -32,6 +32,7 @@ import * as gtinOwners from "./migrations/029-gtin-owners";
 import * as refundUnknown from "./migrations/030-refund-unknown";
 import * as productSkuUnique from "./migrations/031-product-sku-unique";
 import * as domainClaims from "./migrations/032-domain-claims";
+import * as dppHeader from "./migrations/033-dpp-header";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "030-refund-unknown": refundUnknown,
   "031-product-sku-unique": productSkuUnique,
   "032-domain-claims": domainClaims,
+  "033-dpp-header": dppHeader,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -27,12 +27,36 @@ export type Provenance = {
   country_of_manufacture: "declared" | "factory" | "brand_default" | "unknown";
 };
 
+export type Granularity = "model" | "batch" | "item";
+
+/** A passport this one inherits from, pinned to the version (its data hash) current when this one was made. */
+export type ParentRef = { id: string; uid: string; data_hash: string };
+
+/**
+ * Which passport this is (EN 18219/18223): its persistent id, its granularity and, for a batch or an item, the model
+ * and batch it belongs to, with the fields it took from them. Fixed when the passport is made.
+ */
+export type PassportIdentity = {
+  id: string;
+  granularity: Granularity;
+  model?: ParentRef;
+  batch?: ParentRef;
+  /** Field (as named in this content) → the level its value was taken from. */
+  inherited?: Record<string, "model" | "batch">;
+};
+
+/** What a product row keeps of its identity and lineage (migration 033). */
+export type Lineage = { model?: ParentRef; batch?: ParentRef; inherited?: Record<string, "model" | "batch"> };
+
+export const CONTENT_SCHEMAS = ["passport-registry/dpp-content/1", "passport-registry/dpp-content/2", "passport-registry/dpp-content/3"] as const;
+
 /**
  * Version 1: products registered before provenance was recorded; their anchored hashes must keep matching, so their
- * content keeps this shape. Version 2 adds `provenance`, anchored with the values it describes.
+ * content keeps this shape. Version 2 adds `provenance`, anchored with the values it describes. Version 3 (EN 18223)
+ * adds `passport`: the persistent id, the granularity and the links to model and batch.
  */
 export type PassportContent = {
-  schema: "passport-registry/dpp-content/1" | "passport-registry/dpp-content/2";
+  schema: (typeof CONTENT_SCHEMAS)[number];
   uid: string;
   brand: { slug: string; name: string };
   /** `gtin` (GTIN-14), `lot` and `serial` only when the product has them: content without them hashes as before. */
@@ -44,14 +68,34 @@ export type PassportContent = {
   carbon: { kg_co2e: number; rating: string };
   care_instructions: string;
   provenance?: Provenance;
+  passport?: PassportIdentity;
 };
 
 /** Builds the content object in one fixed shape, so the same product always hashes the same. */
 export function buildPassportContent(input: Omit<PassportContent, "schema">): PassportContent {
-  const { provenance, ...values } = input;
-  // No `provenance` key at all in version 1, not even an undefined one.
+  const { provenance, passport, ...values } = input;
+  // No `provenance` key at all in version 1, not even an undefined one; no `passport` key before version 3.
   if (!provenance) return { schema: "passport-registry/dpp-content/1", ...values, uid: input.uid.toUpperCase() };
-  return { schema: "passport-registry/dpp-content/2", ...values, uid: input.uid.toUpperCase(), provenance };
+  if (!passport) return { schema: "passport-registry/dpp-content/2", ...values, uid: input.uid.toUpperCase(), provenance };
+  return { schema: "passport-registry/dpp-content/3", ...values, uid: input.uid.toUpperCase(), provenance, passport };
+}
+
+/** The passport section of content version 3, in one fixed shape (no undefined keys). */
+export function passportIdentity(id: string, granularity: Granularity, lineage: Lineage | null | undefined): PassportIdentity {
+  return {
+    id,
+    granularity,
+    ...(lineage?.model ? { model: lineage.model } : {}),
+    ...(lineage?.batch ? { batch: lineage.batch } : {}),
+    ...(lineage?.inherited && Object.keys(lineage.inherited).length > 0 ? { inherited: lineage.inherited } : {}),
+  };
+}
+
+/** The RFC 8785 canonical JSON of a content object: the exact bytes its data hash is computed over. */
+export function canonicalContent(content: PassportContent): string {
+  const json = canonicalize(content);
+  if (json === undefined) throw new Error("passport content cannot be canonicalised");
+  return json;
 }
 
 /** The content of a product's passport, from its stored row: the one builder used at mint and when serving. */
@@ -69,6 +113,11 @@ export function passportContentFor(row: {
   country_of_manufacture: string | null;
   /** Null for products registered before provenance was recorded (content version 1). */
   provenance?: Provenance | null;
+  /** Migration 033: the content version the row's passport uses (3 adds `passport`), its id, granularity and lineage. */
+  content_version?: number;
+  dpp_id?: string;
+  granularity?: Granularity;
+  lineage?: Lineage | null;
   carbon_kg: string | number;
   carbon_rating: string;
   /** GS1 identifiers (migration 026); absent or null when the product has none. */
@@ -109,5 +158,6 @@ export function passportContentFor(row: {
     carbon: { kg_co2e: Number(row.carbon_kg), rating: row.carbon_rating.trim() },
     care_instructions: row.care_instructions,
     ...(row.provenance ? { provenance: row.provenance } : {}),
+    ...(row.content_version === 3 && row.provenance && row.dpp_id ? { passport: passportIdentity(row.dpp_id, row.granularity ?? "item", row.lineage) } : {}),
   });
 }

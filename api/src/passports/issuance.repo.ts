@@ -21,6 +21,8 @@ export type IssuanceClaim = {
   product_id: number;
   token_id: string;
   data_hash: string;
+  /** The canonical JSON `data_hash` is the keccak256 of: version 1 of the passport, kept byte for byte. */
+  content: string;
   status: string;
   chain_id: number;
   contract_address: string;

@@ -7,7 +7,7 @@ import { ServiceUnavailableError } from "../errors";
 import { crashPoint } from "../chain/crash-points";
 import { consumeQuota } from "../metering/service";
 import type { EffectiveLimits } from "../plans/catalogue";
-import { dataHashOf, passportContentFor, tokenIdOf } from "./content";
+import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf } from "./content";
 import type { ProductRow } from "../products/products.repo";
 import { findIssuance, insertClaim, lockProductForIssuance, recordQuotaPeriod, retakeFailedClaim, type IssuanceRow } from "./issuance.repo";
 import { mintPumpOf } from "./mint-pump";
@@ -62,10 +62,13 @@ export async function issuePassport(deps: AppDeps, product: ProductRow, quota?: 
   // lock) either lands before and is minted, or comes after and sees the claim, so it re-anchors instead.
   const claimed = await db.transaction(async (trx) => {
     const current = (await lockProductForIssuance(trx, product.id, product.uid)) ?? product;
+    const content = passportContentFor(current);
     const claim = {
       product_id: current.id,
       token_id: tokenIdOf(current.uid),
-      data_hash: dataHashOf(passportContentFor(current)),
+      data_hash: dataHashOf(content),
+      // The bytes hashed, kept as version 1 of the passport (read back by date through the EN 18222 API).
+      content: canonicalContent(content),
       status: "pending",
       chain_id: contracts.deployment.chainId,
       contract_address: contracts.deployment.contracts.ProductPassport.address,

@@ -12,7 +12,7 @@ import { recordAudit, type Actor } from "../audit/service";
 import { productDefaults } from "../brands/service";
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from "../errors";
 import { explorerTxUrl } from "../links";
-import { dataHashOf, passportContentFor, tokenIdOf, type Certification, type FiberShare } from "../passports/content";
+import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type Certification, type FiberShare } from "../passports/content";
 import { compositionFromFabricType } from "../passports/fibres";
 import { estimateCarbon } from "./carbon";
 import { defaultCare, type CareByCategory } from "./defaults";
@@ -89,7 +89,8 @@ export async function editProduct(deps: AppDeps, brandId: number, actor: Actor, 
     const columns = columnChanges(product, changes, careByCategory);
     await checkIdentifiers(trx, product, columns);
     const changed = Object.keys(columns);
-    const newHash = dataHashOf(passportContentFor(withColumns(product, columns)));
+    const newContent = passportContentFor(withColumns(product, columns));
+    const newHash = dataHashOf(newContent);
     const save = async () => {
       if (changed.length > 0) {
         await updateProductColumns(trx, product.id, columns).catch((error: unknown) => {
@@ -108,7 +109,7 @@ export async function editProduct(deps: AppDeps, brandId: number, actor: Actor, 
       return save();
     }
     if (sameHash(anchoredHash, newHash) && chainHash === undefined) return save();
-    const version = await insertPendingVersion(trx, { product_id: product.id, data_hash: newHash, previous_hash: chainHash ?? anchoredHash, changes: columns, actor: actorName(actor) });
+    const version = await insertPendingVersion(trx, { product_id: product.id, data_hash: newHash, content: canonicalContent(newContent), previous_hash: chainHash ?? anchoredHash, changes: columns, actor: actorName(actor) });
     if (!version) throw new ConflictError("Another change of this product is being anchored on chain; try again in a moment.");
     return { kind: "anchor" as const, changed, version, product };
   });

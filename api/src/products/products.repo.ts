@@ -1,6 +1,6 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
 import type { Knex } from "../db/knex";
-import type { Provenance } from "../passports/content";
+import type { Granularity, Lineage, Provenance } from "../passports/content";
 
 export type ProductRow = {
   id: number;
@@ -30,6 +30,16 @@ export type ProductRow = {
   lot: string | null;
   serial: string | null;
   created_at: Date;
+  updated_at: Date;
+  /** EN 18223 (migration 033): the persistent passport id, its granularity, links and lifecycle status. */
+  dpp_id: string;
+  granularity: Granularity;
+  model_id: number | null;
+  batch_id: number | null;
+  lineage: Lineage | null;
+  content_version: number;
+  dpp_status: "active" | "inactive" | "archived";
+  dpp_status_changed_at: Date | null;
   brand_slug: string;
   brand_name: string;
   brand_status: string;

@@ -73,15 +73,15 @@ export async function latestAnchoredHash(db: Knex, productId: number): Promise<s
 /** Inserts the next version, pending; undefined when the product has a pending one already (unique index). */
 export async function insertPendingVersion(
   trx: Knex,
-  row: { product_id: number; data_hash: string; previous_hash: string; changes: ProductColumns; actor: string },
+  row: { product_id: number; data_hash: string; content: string; previous_hash: string; changes: ProductColumns; actor: string },
 ): Promise<VersionRow | undefined> {
   const result = await trx.raw<{ rows: VersionRow[] }>(
-    `INSERT INTO app.product_versions (product_id, version, status, data_hash, previous_hash, changes, actor)
-     SELECT ?, COALESCE(MAX(version), 1) + 1, 'pending', ?, ?, ?::jsonb, ?
+    `INSERT INTO app.product_versions (product_id, version, status, data_hash, content, previous_hash, changes, actor)
+     SELECT ?, COALESCE(MAX(version), 1) + 1, 'pending', ?, ?, ?, ?::jsonb, ?
        FROM app.product_versions WHERE product_id = ?
      ON CONFLICT DO NOTHING
      RETURNING *`,
-    [row.product_id, row.data_hash, row.previous_hash, JSON.stringify(row.changes), row.actor, row.product_id],
+    [row.product_id, row.data_hash, row.content, row.previous_hash, JSON.stringify(row.changes), row.actor, row.product_id],
   );
   return result.rows[0];
 }

@@ -1,5 +1,6 @@
 // JSON Schemas of the public DPP route: the UID path parameter and the public passport record (spec 2.3; fields
 // explained in docs/public-api.md, built by passports/public-record.ts).
+import { CONTENT_SCHEMAS } from "../../passports/content";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
 
@@ -36,14 +37,41 @@ const factorySchema = {
   country: { type: "string" },
 };
 
-/** The anchored part of a passport (passports/content.ts): version 2 adds `provenance`. */
+const parentRefSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "uid", "data_hash"],
+  description: "the parent passport, pinned to the version (data hash) current when this one was made",
+  properties: { id: { type: "string" }, uid: { type: "string" }, data_hash: { type: "string", pattern: "^0x[0-9a-f]{64}$" } },
+};
+
+/** Version 3's `passport` section (passports/content.ts: PassportIdentity). */
+export const passportIdentitySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "version 3: the persistent passport id (EN 18219), its granularity, and the model and batch it belongs to",
+  required: ["id", "granularity"],
+  properties: {
+    id: { type: "string", maxLength: 70, description: "digitalProductPassportId: urn:uuid:<UUID>" },
+    granularity: { enum: ["model", "batch", "item"] },
+    model: parentRefSchema,
+    batch: parentRefSchema,
+    inherited: {
+      type: "object",
+      description: "field of this content → the level (model or batch) its value was taken from",
+      additionalProperties: { enum: ["model", "batch"] },
+    },
+  },
+};
+
+/** The anchored part of a passport (passports/content.ts): version 2 adds `provenance`, version 3 `passport`. */
 const contentSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   description: "the anchored part: keccak256 of its RFC 8785 canonical JSON equals blockchain.data_hash",
   required: ["schema", "uid", "brand", "product", "fiber_composition", "certifications", "manufacturer", "country_of_manufacture", "carbon", "care_instructions"],
   properties: {
-    schema: { enum: ["passport-registry/dpp-content/1", "passport-registry/dpp-content/2"] },
+    schema: { enum: [...CONTENT_SCHEMAS] },
     uid: { type: "string" },
     brand: {
       type: "object",
@@ -116,6 +144,7 @@ const contentSchema: JsonSchema = {
         country_of_manufacture: { enum: ["declared", "factory", "brand_default", "unknown"] },
       },
     },
+    passport: passportIdentitySchema,
   },
 };
 
