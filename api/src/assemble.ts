@@ -22,6 +22,7 @@ import type { Dispatcher, DispatcherOptions } from "./webhooks/dispatcher";
 export const JOB_NAMES = [
   "mint-pump",
   "ledger-monitor",
+  "bulk-issuance",
   "order-reconciliation",
   "domain-checker",
   "call-meter-flush",
@@ -33,7 +34,7 @@ export const JOB_NAMES = [
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** What an API process runs (`npm run start:api`). */
-export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune"];
+export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "bulk-issuance", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune"];
 /** What a dispatcher process runs (`npm run start:dispatcher`). */
 export const DISPATCHER_JOBS: readonly JobName[] = ["webhook-dispatch", "confirmation-watcher", "webhook-retention"];
 /** Jobs that serve requests in flight (an issuance waits for its mint): stopped only after the listener closes. */
@@ -118,6 +119,7 @@ export async function assembleService(config: Config, options: AssembleOptions =
   const jobsOf: Record<JobName, () => Promise<Job>> = {
     "mint-pump": async () => (await import("./passports/mint-pump")).mintPumpOf(deps),
     "ledger-monitor": async () => new (await import("./chain/ledger-monitor")).LedgerMonitor({ ledger: deps.chain.ledger, settings: config.chainLedger, logger }),
+    "bulk-issuance": async () => (await import("./passports/bulk-issuance")).bulkIssuanceOf(deps),
     "order-reconciliation": async () => (await import("./orders/reconciliation")).orderReconciliationJob(deps),
     "domain-checker": async () => new (await import("./domains/checker")).DomainChecker(deps),
     "call-meter-flush": async () => deps.callMeter.flushJob,

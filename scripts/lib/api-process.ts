@@ -32,7 +32,7 @@ export async function startInProcessApi(env: Record<string, string>): Promise<In
   // written every second, the scan-admission window pruned), which the old CallMeter and ScanRecorder ran themselves.
   const service = await assembleService(config, {
     http: { host: "127.0.0.1", port },
-    jobs: ["mint-pump", "ledger-monitor", "call-meter-flush", "scan-admissions-prune"],
+    jobs: ["mint-pump", "ledger-monitor", "bulk-issuance", "call-meter-flush", "scan-admissions-prune"],
     poolSize: 10,
   });
   const { deps } = service;

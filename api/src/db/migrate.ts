@@ -33,6 +33,7 @@ import * as refundUnknown from "./migrations/030-refund-unknown";
 import * as productSkuUnique from "./migrations/031-product-sku-unique";
 import * as domainClaims from "./migrations/032-domain-claims";
 import * as dppHeader from "./migrations/033-dpp-header";
+import * as bulkIssuance from "./migrations/034-bulk-issuance";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "031-product-sku-unique": productSkuUnique,
   "032-domain-claims": domainClaims,
   "033-dpp-header": dppHeader,
+  "034-bulk-issuance": bulkIssuance,
 };
 
 const source: Knex.MigrationSource<string> = {

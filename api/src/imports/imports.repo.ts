@@ -81,16 +81,17 @@ export async function listErrors(db: Knex, jobId: number): Promise<Array<{ row_n
 }
 
 /**
- * Inserts products in one statement; rows whose UID is taken (a random UID drawn twice) are skipped, and their UIDs
- * returned so the caller draws again.
+ * Inserts the rows as registered by import `importId` (so its products can be issued together), skipping any that
+ * conflict (a UID drawn twice, or a GTIN and serial registered meanwhile); returns the UIDs of those not inserted, for
+ * the caller to tell apart with `takenGtinSerials`.
  */
-/**
- * Inserts the rows, skipping any that conflict (a UID drawn twice, or a GTIN and serial registered meanwhile);
- * returns the UIDs of those not inserted, for the caller to tell apart with `takenGtinSerials`.
- */
-export async function insertProducts(db: Knex, rows: NewProduct[]): Promise<{ inserted: number; notInserted: string[] }> {
+export async function insertProducts(db: Knex, rows: NewProduct[], importId: number): Promise<{ inserted: number; notInserted: string[] }> {
   if (rows.length === 0) return { inserted: 0, notInserted: [] };
-  const inserted = await db("app.products").insert(rows).onConflict().ignore().returning<Array<{ uid: string }>>("uid");
+  const inserted = await db("app.products")
+    .insert(rows.map((row) => ({ ...row, import_id: importId })))
+    .onConflict()
+    .ignore()
+    .returning<Array<{ uid: string }>>("uid");
   const done = new Set(inserted.map((r) => r.uid));
   return { inserted: inserted.length, notInserted: rows.filter((r) => !done.has(r.uid)).map((r) => r.uid) };
 }

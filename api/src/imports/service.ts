@@ -79,7 +79,7 @@ async function runImport(deps: AppDeps, brand: BrandContext, actor: Actor, job: 
         let raced = 0;
         for (let attempt = 0; pending.length > 0; attempt += 1) {
           if (attempt === MAX_UID_ATTEMPTS) throw new Error(`no free UID after ${MAX_UID_ATTEMPTS} attempts`);
-          const notInserted = new Set((await insertProducts(trx, pending.map((p) => p.product))).notInserted);
+          const notInserted = new Set((await insertProducts(trx, pending.map((p) => p.product), job.id)).notInserted);
           pending = pending.filter((p) => notInserted.has(p.product.uid));
           // A product registered meanwhile with the same GTIN and serial, or with the same SKU in the brand, fails the
           // row; a UID drawn twice is drawn again.

@@ -101,3 +101,23 @@ export async function leaseCalls(
   );
   return rows[0]!;
 }
+
+/**
+ * Adds up to `wanted` units to a brand's monthly meter, as many as `limit` (null: no limit) leaves, and returns how
+ * many it added. The row stays locked until the caller's transaction ends, so concurrent takers never pass the limit.
+ */
+export async function incrementMonthlyUpTo(
+  db: Knex,
+  brandId: number,
+  period: string,
+  meter: MonthlyMeter,
+  limit: number | null,
+  wanted: number,
+): Promise<number> {
+  if (wanted <= 0) return 0;
+  await db.raw("INSERT INTO app.usage_monthly (brand_id, period, meter, count) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING", [brandId, period, meter]);
+  const row = await db("app.usage_monthly").where({ brand_id: brandId, period, meter }).forUpdate().first<{ count: number }>("count");
+  const granted = limit === null ? wanted : Math.max(0, Math.min(wanted, limit - Number(row!.count)));
+  if (granted > 0) await db("app.usage_monthly").where({ brand_id: brandId, period, meter }).increment("count", granted);
+  return granted;
+}

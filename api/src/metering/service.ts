@@ -3,7 +3,7 @@
 import type { Knex } from "../db/knex";
 import { MonthlyLimitError } from "../errors";
 import type { EffectiveLimits } from "../plans/catalogue";
-import { decrementMonthly, incrementMonthly, meterCallRow, readEndpoints, readMonthly, type MonthlyMeter } from "./metering.repo";
+import { decrementMonthly, incrementMonthly, incrementMonthlyUpTo, meterCallRow, readEndpoints, readMonthly, type MonthlyMeter } from "./metering.repo";
 
 export type QuotaMeter = Exclude<MonthlyMeter, "api_calls">;
 
@@ -97,6 +97,24 @@ export async function consumeQuota(
   const used = await incrementMonthly(db, brandId, period, meter, limit);
   if (used === undefined) throw new MonthlyLimitError(label, secondsToNextMonth(now));
   return { used, limit, period };
+}
+
+/**
+ * Counts up to `wanted` units of `meter` for the brand this month, as many as its limit leaves (never refusing with an
+ * error): a bulk operation takes what it may and reports the rest as refused. Call it with the transaction that does
+ * the work, so the units are given back if it rolls back.
+ */
+export async function consumeQuotaUpTo(
+  db: Knex,
+  brandId: number,
+  meter: QuotaMeter,
+  limits: EffectiveLimits,
+  wanted: number,
+  now = new Date(),
+): Promise<{ granted: number; limit: number | null; period: string }> {
+  const limit = limits[QUOTA_FIELDS[meter].limit];
+  const period = periodOf(now);
+  return { granted: await incrementMonthlyUpTo(db, brandId, period, meter, limit, wanted), limit, period };
 }
 
 /**

@@ -9,7 +9,7 @@ import { consumeQuota } from "../metering/service";
 import type { EffectiveLimits } from "../plans/catalogue";
 import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf } from "./content";
 import type { ProductRow } from "../products/products.repo";
-import { findIssuance, insertClaim, lockProductForIssuance, recordQuotaPeriod, retakeFailedClaim, type IssuanceRow } from "./issuance.repo";
+import { findIssuance, insertClaim, lockProductForIssuance, recordQuotaPeriod, retakeFailedClaim, type IssuanceClaim, type IssuanceRow } from "./issuance.repo";
 import { mintPumpOf } from "./mint-pump";
 
 export type Issuance = {
@@ -49,6 +49,22 @@ function toIssuance(row: IssuanceRow, created: boolean): Issuance {
   };
 }
 
+/** The issuance claim of a product as it is now (the caller holds its lock): its token, anchored hash and contract. */
+export function claimFor(deps: AppDeps, current: ProductRow): IssuanceClaim {
+  const contracts = deps.chain.contracts();
+  const content = passportContentFor(current);
+  return {
+    product_id: current.id,
+    token_id: tokenIdOf(current.uid),
+    data_hash: dataHashOf(content),
+    // The bytes hashed, kept as version 1 of the passport (read back by date through the EN 18222 API).
+    content: canonicalContent(content),
+    status: "pending",
+    chain_id: contracts.deployment.chainId,
+    contract_address: contracts.deployment.contracts.ProductPassport.address,
+  };
+}
+
 /**
  * Issues (mints) the passport of `product`, or returns the issuance that already exists. With `quota`, a new claim
  * takes one certificate unit in the same transaction (MONTHLY_LIMIT_REACHED leaves no claim), and the unit is
@@ -56,23 +72,12 @@ function toIssuance(row: IssuanceRow, created: boolean): Issuance {
  */
 export async function issuePassport(deps: AppDeps, product: ProductRow, quota?: IssuanceQuota): Promise<Issuance> {
   const { db } = deps;
-  const contracts = deps.chain.contracts();
   const pump = mintPumpOf(deps);
   // The claim is made under a lock on the product row, from the row as it is then: an edit (which takes the same
   // lock) either lands before and is minted, or comes after and sees the claim, so it re-anchors instead.
   const claimed = await db.transaction(async (trx) => {
     const current = (await lockProductForIssuance(trx, product.id, product.uid)) ?? product;
-    const content = passportContentFor(current);
-    const claim = {
-      product_id: current.id,
-      token_id: tokenIdOf(current.uid),
-      data_hash: dataHashOf(content),
-      // The bytes hashed, kept as version 1 of the passport (read back by date through the EN 18222 API).
-      content: canonicalContent(content),
-      status: "pending",
-      chain_id: contracts.deployment.chainId,
-      contract_address: contracts.deployment.contracts.ProductPassport.address,
-    };
+    const claim = claimFor(deps, current);
     // Claim: insert a pending row, or take over a failed one. Exactly one caller wins either way.
     let rows = await insertClaim(trx, claim);
     if (rows.length === 0) rows = await retakeFailedClaim(trx, claim);

@@ -1,10 +1,10 @@
 // Which operation emits which events: one function per producing fact, called inside the producer's transaction.
 // cert.issued is enqueued by passport issuance (passports/issuance.ts); product.certified and tag.assigned by the
 // confirmation watcher (watcher.ts); scans by the scan recorder (scans/); order.paid and order.verified by the order
-// state machine (orders/state-machine.ts).
+// state machine (orders/state-machine.ts); issuance.completed by the bulk issuance job (passports/bulk-issuance.ts).
 import type { Knex } from "../db/knex";
 import type { TapVerdict } from "../tags/verdicts";
-import { orderPayload, scanPayload, type Order } from "./events";
+import { issuanceCompletedPayload, orderPayload, scanPayload, type Order } from "./events";
 import { enqueueEvent } from "./outbox";
 
 /**
@@ -66,5 +66,18 @@ export async function emitOrderVerified(trx: Knex, order: OrderFact): Promise<st
     type: "order.verified",
     payload: orderPayload("order.verified", order),
     dedupeKey: `order.verified:${order.orderId}`,
+  });
+}
+
+export type IssuanceCompletedFact = Parameters<typeof issuanceCompletedPayload>[0] & { brandId: number };
+
+/** A bulk issuance ended (every passport final or failed): one `issuance.completed` per job, for v1 subscribers. */
+export async function emitIssuanceCompleted(trx: Knex, job: IssuanceCompletedFact): Promise<string> {
+  const { brandId, ...fact } = job;
+  return enqueueEvent(trx, {
+    brandId,
+    type: "issuance.completed",
+    payload: issuanceCompletedPayload(fact),
+    dedupeKey: `issuance.completed:${job.jobId}`,
   });
 }

@@ -2,7 +2,7 @@
 import { formatAmount } from "../payments/amounts";
 
 /** Events a brand can subscribe to through POST /api/v1/webhook/register (spec 6.2). */
-export const V1_EVENTS = ["product.certified", "order.verified", "scan.detected", "cert.issued"] as const;
+export const V1_EVENTS = ["product.certified", "order.verified", "scan.detected", "cert.issued", "issuance.completed"] as const;
 /** Events sent to the brand's dashboard-configured receiver (spec 6.1). */
 export const DASHBOARD_EVENTS = ["order.paid", "cert.issued", "scan.verified", "tag.assigned"] as const;
 
@@ -53,6 +53,31 @@ export function certIssuedPayload(p: {
     network_url: p.networkUrl,
     certificate_url: p.certificateUrl,
     certificate_pdf_url: p.certificatePdfUrl,
+    timestamp: isoTimestamp(p.at),
+  };
+}
+
+/**
+ * A bulk issuance (POST /api/v1/certs/bulk) is over: every passport it asked for is final at the confirmation depth
+ * or failed for good. Sent once per job; each passport also has its own cert.issued and product.certified.
+ */
+export function issuanceCompletedPayload(p: {
+  jobId: number;
+  importId: number | null;
+  total: number;
+  confirmed: number;
+  failed: number;
+  progressUrl: string;
+  at: Date;
+}) {
+  return {
+    event: "issuance.completed",
+    job_id: String(p.jobId),
+    import_id: p.importId === null ? null : String(p.importId),
+    total: p.total,
+    confirmed: p.confirmed,
+    failed: p.failed,
+    progress_url: p.progressUrl,
     timestamp: isoTimestamp(p.at),
   };
 }

@@ -1,10 +1,13 @@
 // The dashboard's CSV import: upload (answered at once, imported in the background), progress, the failed rows as a
-// CSV with their reasons, and a template.
+// CSV with their reasons, a template, and "issue all": a bulk issuance of every product of the import, with its progress.
 import type { IncomingMessage } from "node:http";
 import type { AppDeps } from "../../../deps";
 import { AppError } from "../../../errors";
 import { UploadTooLargeError } from "../../../imports/csv-rows";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, getImport, importErrorsCsv, importTemplateCsv, startImport } from "../../../imports/service";
+import { getBulkIssuance, latestBulkIssuanceOfImport, startBulkIssuance } from "../../../passports/bulk-issuance";
+import { presentBulkIssuance } from "../../v1/certificates/presenter";
+import { bulkIssuanceSchema } from "../../v1/certificates/schemas";
 import { errorResponse } from "../../../openapi/registry";
 import { actorOf } from "../../../team/service";
 import { compile, toDetails } from "../../../validation";
@@ -16,6 +19,7 @@ import { createProductBody, importParams, importSchema } from "./schemas";
 const CSV = { contentType: "text/csv", schema: { type: "string" } };
 
 export function importRoutes(deps: AppDeps): Route[] {
+  const dashboardIssuanceUrl = (id: number) => `${deps.config.publicBaseUrl}/api/dashboard/issuances/${id}`;
   // Each row is held to the create-product endpoint's own schema, compiled once.
   const checkRow = compile(createProductBody);
   const validateRow = (input: unknown) => (checkRow(input) ? [] : toDetails(checkRow.errors, "row"));
@@ -93,6 +97,67 @@ export function importRoutes(deps: AppDeps): Route[] {
         "422": errorResponse("malformed import id"),
       },
       handler: async (ctx) => ok(ctx, presentImport(deps.config, await getImport(deps, ctx.state.brand.id, Number(ctx.params.id)))),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/dashboard/imports/:id/issue",
+      operationId: "dashboardIssueImport",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "certificates.issue",
+      summary: "Issue the passports of every product the import registered (a bulk issuance); answered at once",
+      description:
+        "The same job as POST /api/v1/certs/bulk with import_id: each passport counts one certificate once (one issued " +
+        "before costs nothing), past the monthly limit the rest are refused; progress from GET /api/dashboard/issuances/{id}.",
+      params: importParams,
+      responses: {
+        "202": { description: "the bulk issuance, started", schema: envelopeSchema(bulkIssuanceSchema) },
+        "404": errorResponse("no such import in this brand"),
+        "409": errorResponse("the import is still running"),
+        "422": errorResponse("malformed import id, or an import that registered no product"),
+      },
+      handler: async (ctx) => {
+        const job = await startBulkIssuance(deps, ctx.state.brand.id, { importId: Number(ctx.params.id) });
+        ok(ctx, presentBulkIssuance(job, dashboardIssuanceUrl(job.id)), 202);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/dashboard/imports/:id/issuance",
+      operationId: "dashboardImportIssuance",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "dashboard.read",
+      summary: "The latest bulk issuance of an import's products, with its progress",
+      params: importParams,
+      responses: {
+        "200": { description: "the bulk issuance", schema: envelopeSchema(bulkIssuanceSchema) },
+        "404": errorResponse("no such import in this brand, or its products were never issued together"),
+        "422": errorResponse("malformed import id"),
+      },
+      handler: async (ctx) => {
+        const job = await latestBulkIssuanceOfImport(deps, ctx.state.brand.id, Number(ctx.params.id));
+        ok(ctx, presentBulkIssuance(job, dashboardIssuanceUrl(job.id)));
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/dashboard/issuances/:id",
+      operationId: "dashboardBulkIssuance",
+      tag: DASHBOARD_TAG,
+      auth: "session",
+      permission: "dashboard.read",
+      summary: "A bulk issuance's progress: products claimed, passports minted, confirmed and failed",
+      params: importParams,
+      responses: {
+        "200": { description: "the bulk issuance", schema: envelopeSchema(bulkIssuanceSchema) },
+        "404": errorResponse("no such bulk issuance in this brand"),
+        "422": errorResponse("malformed id"),
+      },
+      handler: async (ctx) => {
+        const job = await getBulkIssuance(deps, ctx.state.brand.id, Number(ctx.params.id));
+        ok(ctx, presentBulkIssuance(job, dashboardIssuanceUrl(job.id)));
+      },
     }),
     defineRoute({
       method: "get",
