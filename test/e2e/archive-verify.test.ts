@@ -64,6 +64,10 @@ describe("passport archive: verified against the chain without the service", () 
       expect(anchor.mint_tx_hash).to.match(/^0x[0-9a-f]{64}$/);
       expect(entry.credential, `credential of ${entry.uid}`).to.equal(true);
       expect(readFileSync(path.join(dir, "credential.jwt"), "utf8").split(".")).to.have.length(3);
+      // The last version the chain anchored is content.json, byte for byte (archive-versions.test.ts covers edited passports).
+      const { versions } = JSON.parse(readFileSync(path.join(dir, "versions.json"), "utf8")) as { versions: Array<{ data_hash: string; content: string }> };
+      expect(versions.at(-1)!.data_hash).to.equal(entry.data_hash);
+      expect(readFileSync(path.join(dir, versions.at(-1)!.content), "utf8")).to.equal(readFileSync(path.join(dir, "content.json"), "utf8"));
     }
     const pkg = JSON.parse(readFileSync(path.join(root, "verify", "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).to.have.members(["ethers", "canonicalize"]);

@@ -1,7 +1,7 @@
 // The self-verifying passport archive (issue 16; docs/archive.md): a .tar.gz of passports, each with its content
-// exactly as hashed, its chain anchor, its public record and its signed credential, plus the DID document, a
-// verify script that checks everything against any node of the chain, and a README saying how. Streamed: one
-// passport in memory at a time, whatever their number.
+// exactly as hashed, every earlier version of it (EN 18221, issue 25), its chain anchor, its public record and its
+// signed credential, plus the DID document, a verify script that checks everything against any node of the chain,
+// and a README saying how. Streamed: one passport in memory at a time, whatever their number.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
@@ -14,7 +14,7 @@ import { passportCredential } from "../interop/credential";
 import { serviceDidDocument } from "../interop/signing-key";
 import { publicPassport } from "../passports/public-passport";
 import { buildPublicRecord } from "../passports/public-record";
-import { listMintedUids } from "./archive.repo";
+import { listAnchoredVersions, listMintedUids, type AnchoredVersion } from "./archive.repo";
 
 /** Whose passports: one brand's (the dashboard download) or every brand's (npm run export). */
 export type ArchiveScope = { brandId: number } | { all: true };
@@ -57,7 +57,7 @@ async function writeArchive(deps: AppDeps, scope: ArchiveScope, tar: Pack, optio
   const did = await serviceDidDocument(deps.config).catch(() => undefined);
   if (did) await add("did.json", `${JSON.stringify(did, null, 2)}\n`);
 
-  const entries: Array<{ uid: string; path: string; data_hash: string; credential: boolean }> = [];
+  const entries: Array<{ uid: string; path: string; data_hash: string; versions: number; credential: boolean }> = [];
   let contract: string | null = null;
   for (const uid of uids) {
     const passport = await publicPassport(deps, uid);
@@ -66,7 +66,8 @@ async function writeArchive(deps: AppDeps, scope: ArchiveScope, tar: Pack, optio
     const folder = `passports/${product.uid}`;
     contract ??= passport.contractAddress;
     // Exactly the bytes that were hashed: keccak256 of this file is the data hash.
-    await add(`${folder}/content.json`, canonicalize(passport.content)!);
+    const currentJson = canonicalize(passport.content)!;
+    await add(`${folder}/content.json`, currentJson);
     const anchor = {
       uid: product.uid,
       chain_id: product.passport_chain_id ?? deps.config.chainId,
@@ -81,6 +82,13 @@ async function writeArchive(deps: AppDeps, scope: ArchiveScope, tar: Pack, optio
     };
     await add(`${folder}/anchor.json`, `${JSON.stringify(anchor, null, 2)}\n`);
     await add(`${folder}/record.json`, `${JSON.stringify(record, null, 2)}\n`);
+    const versions = await listAnchoredVersions(deps.db, product.id);
+    const index = versionIndex(versions, { json: currentJson, hash: passport.computedHash });
+    for (const { entry, bytes } of index) {
+      if (entry.content !== null && bytes !== null) await add(`${folder}/${entry.content}`, bytes);
+    }
+    const history = { uid: product.uid, token_id: passport.tokenId, versions: index.map(({ entry }) => entry) };
+    await add(`${folder}/versions.json`, `${JSON.stringify(history, null, 2)}\n`);
     const credential = await passportCredential(deps, uid).catch((error: unknown) => {
       deps.logger.warn({ err: error, uid }, "archive: no credential for the passport");
       return undefined;
@@ -89,12 +97,12 @@ async function writeArchive(deps: AppDeps, scope: ArchiveScope, tar: Pack, optio
       await add(`${folder}/credential.jwt`, `${credential.jwt}\n`);
       await add(`${folder}/credential.json`, `${JSON.stringify(credential.credential, null, 2)}\n`);
     }
-    entries.push({ uid: product.uid, path: folder, data_hash: passport.computedHash, credential: credential !== undefined });
+    entries.push({ uid: product.uid, path: folder, data_hash: passport.computedHash, versions: index.length, credential: credential !== undefined });
     options.onProgress?.({ done: entries.length, total: uids.length, uid: product.uid, credential: credential !== undefined });
   }
 
   const manifest = {
-    format: "passport-registry/archive/1",
+    format: "passport-registry/archive/2",
     service: deps.config.publicBaseUrl,
     generated_at: generatedAt.toISOString(),
     chain_id: deps.config.chainId,
@@ -114,6 +122,39 @@ async function writeArchive(deps: AppDeps, scope: ArchiveScope, tar: Pack, optio
     .replaceAll("{{NETWORK}}", manifest.network)
     .replaceAll("{{CONTRACT}}", contract ?? "(none: no passport minted)");
   await add("README.txt", readme);
+}
+
+/** One line of a passport's versions.json: a version, its anchor, and the file of its bytes (or why there is none). */
+type VersionEntry = {
+  version: number;
+  data_hash: string;
+  valid_from: string | null;
+  tx_hash: string | null;
+  block_number: number | null;
+  content: string | null;
+  reason?: string;
+};
+
+/**
+ * Every anchored version with the bytes versions/<n>.json holds. A version written before its bytes were kept
+ * (migration 033) is listed without them; the current one can still be given, as the content rebuilt from the
+ * product hashes to it.
+ */
+function versionIndex(versions: AnchoredVersion[], current: { json: string; hash: string }): Array<{ entry: VersionEntry; bytes: string | null }> {
+  return versions.map((version, i) => {
+    const isCurrent = i === versions.length - 1 && current.hash.toLowerCase() === version.data_hash.toLowerCase();
+    const bytes = version.content ?? (isCurrent ? current.json : null);
+    const entry: VersionEntry = {
+      version: version.version,
+      data_hash: version.data_hash,
+      valid_from: version.valid_from ? new Date(version.valid_from).toISOString() : null,
+      tx_hash: version.tx_hash,
+      block_number: version.block_number === null ? null : Number(version.block_number),
+      content: bytes === null ? null : `versions/${version.version}.json`,
+      ...(bytes === null ? { reason: "written before the service kept each version's content (migration 033): only its hash is on record" } : {}),
+    };
+    return { entry, bytes };
+  });
 }
 
 /** verify/package.json: CommonJS, the verify script's packages pinned to the versions this service uses. */

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Verifies a Passport Registry archive against the chain, without the service that wrote it: for every passport,
 // the keccak256 of its content's RFC 8785 canonical JSON must be the hash the passport contract holds for its token,
-// the mint must be on chain as archived, and its credential's signature must verify with the archived did.json key.
+// every archived version must hash to the hash the chain set at its step (the mint, then each update, in order), the
+// model and batch it pins must be versions the chain anchored, the mint must be on chain as archived, and its
+// credential's signature must verify with the archived did.json key.
 // Usage: node verify.js --rpc <JSON-RPC URL> [--contract <address>] [--did <did.json>] [--archive <dir>] [--log-range <blocks>]
 // --contract and --did pin what the archive only asserts: the passport contract and the signing key you trust.
 // Needs Node 20 or later and the packages of package.json beside it (npm install, or NODE_PATH).
@@ -66,6 +68,125 @@ async function logsBetween(contract, filter, from, to, range) {
   return logs;
 }
 
+/** Logs in chain order. */
+const byPosition = (a, b) => a.blockNumber - b.blockNumber || a.index - b.index;
+
+/**
+ * The hashes the chain set for a token, in order: PassportMinted's, then each DataHashUpdated's new hash, with the
+ * logs that set them.
+ */
+async function readChainHistory(ctx, contract, tokenId, mintBlock) {
+  const known = Number.isInteger(mintBlock);
+  const from = known ? mintBlock : 0;
+  const minted = await logsBetween(contract, contract.filters.PassportMinted(tokenId), from, known ? from : ctx.head, ctx.logRange);
+  const updates = (await logsBetween(contract, contract.filters.DataHashUpdated(tokenId), from, ctx.head, ctx.logRange)).sort(byPosition);
+  const steps = [
+    ...minted.map((log) => ({ hash: log.args.dataHash, log })),
+    ...updates.map((log) => ({ hash: log.args.newHash, previous: log.args.previousHash, log })),
+  ];
+  return { minted, steps };
+}
+
+/** The hashes the chain set for a parent (a model or a batch), asked once however many items pin it. */
+function parentHashes(ctx, contract, tokenId, mintBlock) {
+  const key = `${String(contract.target).toLowerCase()}:${tokenId}`;
+  if (!ctx.parentHashes.has(key)) ctx.parentHashes.set(key, readChainHistory(ctx, contract, tokenId, mintBlock).then(({ steps }) => steps.map((step) => step.hash)));
+  return ctx.parentHashes.get(key);
+}
+
+const VERSION_FILE = /^versions\/[0-9]+\.json$/;
+
+/**
+ * Every archived version against the chain: the archive's versions, in order, must be the hashes the chain set, in
+ * order, and each version whose bytes were kept must hash to its step's hash byte for byte. A version listed without
+ * its content (`content: null`, with the reason) is checked by its hash alone.
+ */
+function checkVersions(entry, dir, steps, problems) {
+  const file = path.join(dir, "versions.json");
+  if (!fs.existsSync(file)) {
+    problems.push("versions.json is missing");
+    return undefined;
+  }
+  const listed = readJson(file).versions || [];
+  const contents = [];
+  let withoutContent = 0;
+  for (let i = 0; i < Math.max(listed.length, steps.length); i += 1) {
+    const version = listed[i];
+    const step = steps[i];
+    if (!version) {
+      problems.push(`the chain set ${step.hash} in block ${step.log.blockNumber} (step ${i + 1}) and the archive holds no version for it (changed after the archive was written?)`);
+      continue;
+    }
+    const name = `version ${version.version}`;
+    if (!step) {
+      problems.push(`${name} (${version.data_hash}) is not on chain: the chain set ${steps.length} hash(es) for the token`);
+      continue;
+    }
+    if (!sameHex(version.data_hash, step.hash)) problems.push(`${name} is listed with ${version.data_hash}; the chain set ${step.hash} at step ${i + 1}`);
+    if (version.tx_hash && !sameHex(version.tx_hash, step.log.transactionHash)) problems.push(`${name} was anchored in ${step.log.transactionHash}, not ${version.tx_hash}`);
+    if (version.content === null || version.content === undefined) {
+      withoutContent += 1;
+      continue;
+    }
+    if (!VERSION_FILE.test(version.content) || !fs.existsSync(path.join(dir, version.content))) {
+      problems.push(`${name}: ${version.content} is not in the archive`);
+      continue;
+    }
+    const bytes = fs.readFileSync(path.join(dir, version.content), "utf8");
+    let content;
+    try {
+      content = JSON.parse(bytes);
+    } catch {
+      problems.push(`${name} (${version.content}) is not JSON`);
+      continue;
+    }
+    const canonical = canonicalize(content);
+    const hash = keccak256(toUtf8Bytes(canonical));
+    if (!sameHex(hash, step.hash)) problems.push(`${name} (${version.content}) hashes to ${hash}; the chain set ${step.hash} at step ${i + 1}`);
+    else if (bytes !== canonical) problems.push(`${name} (${version.content}) is not byte for byte the canonical JSON that was hashed`);
+    if (content.uid !== entry.uid) problems.push(`${name} is the passport of ${content.uid}, not ${entry.uid}`);
+    contents.push({ version: version.version, content });
+  }
+  return { count: listed.length, withoutContent, contents };
+}
+
+/**
+ * A content version 3 passport pins its model and batch by the data hash they had when it was made: that hash must be
+ * one the chain set for the parent's token (keccak256 of its UID). Checked when the parent is in the archive, whose
+ * anchor names its contract; otherwise the line says it was not.
+ */
+async function checkParents(contents, ctx, problems) {
+  const notes = [];
+  const seen = new Set();
+  for (const { version, content } of contents) {
+    const identity = content.passport;
+    if (!identity || typeof identity !== "object") continue;
+    for (const level of ["model", "batch"]) {
+      const ref = identity[level];
+      if (!ref || typeof ref.uid !== "string") continue;
+      const key = `${level} ${ref.uid} ${ref.data_hash}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const parent = ctx.entries.get(ref.uid.toUpperCase());
+      if (!parent) {
+        notes.push(`${level} ${ref.uid} not in the archive, its pin not checked`);
+        continue;
+      }
+      const parentDir = path.join(ctx.archive, parent.path);
+      const parentAnchor = readJson(path.join(parentDir, "anchor.json"));
+      const tokenId = BigInt(keccak256(toUtf8Bytes(ref.uid.toUpperCase())));
+      const hashes = await parentHashes(ctx, ctx.contractAt(ctx.trustedContract || parentAnchor.contract), tokenId, parentAnchor.mint_block);
+      const at = hashes.findIndex((hash) => sameHex(hash, ref.data_hash));
+      if (at < 0) problems.push(`version ${version} pins its ${level} ${ref.uid} at ${ref.data_hash}, a hash the chain never set for that passport`);
+      else notes.push(`${level} ${ref.uid} pinned at its anchored version ${at + 1}`);
+      const parentContent = readJson(path.join(parentDir, "content.json"));
+      const parentId = parentContent.passport && parentContent.passport.id;
+      if (parentId && parentId !== ref.id) problems.push(`version ${version} names its ${level} ${ref.uid} ${ref.id}, but that passport's id is ${parentId}`);
+    }
+  }
+  return notes;
+}
+
 /** The credential's signature, checked with the key its `kid` names in the archived DID document. */
 function verifyCredential(jwt, credentialJson, didDocument, didName) {
   const parts = jwt.trim().split(".");
@@ -109,13 +230,17 @@ async function verifyPassport(entry, ctx) {
   const owner = await contract.ownerOf(tokenId);
 
   // The mint as archived, and the hash history: the last hash the events set is the one the contract holds.
-  const mintBlock = Number.isInteger(anchor.mint_block) ? anchor.mint_block : 0;
-  const minted = await logsBetween(contract, contract.filters.PassportMinted(tokenId), mintBlock, Number.isInteger(anchor.mint_block) ? mintBlock : ctx.head, ctx.logRange);
-  if (minted.length !== 1) problems.push(`expected one PassportMinted event for the token${Number.isInteger(anchor.mint_block) ? ` in block ${mintBlock}` : ""}, found ${minted.length}`);
+  const { minted, steps } = await readChainHistory(ctx, contract, tokenId, anchor.mint_block);
+  if (minted.length !== 1) problems.push(`expected one PassportMinted event for the token${Number.isInteger(anchor.mint_block) ? ` in block ${anchor.mint_block}` : ""}, found ${minted.length}`);
   else if (anchor.mint_tx_hash && !sameHex(minted[0].transactionHash, anchor.mint_tx_hash)) problems.push(`minted in ${minted[0].transactionHash}, not ${anchor.mint_tx_hash}`);
-  const updates = await logsBetween(contract, contract.filters.DataHashUpdated(tokenId), mintBlock, ctx.head, ctx.logRange);
-  const history = [...minted.map((log) => log.args.dataHash), ...updates.map((log) => log.args.newHash)];
-  if (history.length > 0 && !sameHex(history[history.length - 1], onChain)) problems.push("the contract's hash is not the last one its events set");
+  for (let i = 1; i < steps.length; i += 1) {
+    if (steps[i].previous && !sameHex(steps[i].previous, steps[i - 1].hash)) problems.push(`the chain's update at step ${i + 1} replaced ${steps[i].previous}, not the hash of step ${i}`);
+  }
+  if (steps.length > 0 && !sameHex(steps[steps.length - 1].hash, onChain)) problems.push("the contract's hash is not the last one its events set");
+
+  // Every version, each against the hash the chain set at its step; then the model and batch the versions pin.
+  const versions = ctx.everyVersion ? checkVersions(entry, dir, steps, problems) : undefined;
+  const parents = versions ? await checkParents(versions.contents, ctx, problems) : [];
 
   // record.json repeats the content: it must be the content that was hashed, not other words beside it.
   const record = readJson(path.join(dir, "record.json"));
@@ -132,7 +257,7 @@ async function verifyPassport(entry, ctx) {
     const anchored = credential && credential.credentialSubject && credential.credentialSubject.chainAnchor;
     if (anchored && anchored.dataHash && !sameHex(anchored.dataHash, computed)) problems.push(`the credential anchors ${anchored.dataHash}, not the content's ${computed}`);
   }
-  return { problems, computed, owner, updates: updates.length };
+  return { problems, computed, owner, versions, parents, updates: steps.length - 1 };
 }
 
 async function main() {
@@ -172,6 +297,10 @@ async function main() {
     didDocument: fs.existsSync(didFile) ? readJson(didFile) : undefined,
     didName: args.did ? path.basename(args.did) : "did.json",
     trustedContract: args.contract,
+    // Archives written before every version was kept (format 1) have no versions.json.
+    everyVersion: manifest.format !== "passport-registry/archive/1",
+    entries: new Map(manifest.passports.map((entry) => [entry.uid.toUpperCase(), entry])),
+    parentHashes: new Map(),
     contractAt: (address) => {
       if (!contracts.has(address)) contracts.set(address, new Contract(address, ABI, provider));
       return contracts.get(address);
@@ -191,6 +320,7 @@ async function main() {
       ? `Signing key from ${args.did}`
       : "Signatures are checked with the archive's own did.json: pass --did <file> with the issuer's published /.well-known/did.json.",
   );
+  if (!ctx.everyVersion) console.log(`Archive format ${manifest.format}: it holds no earlier versions, so only each passport's current content is checked.`);
   let failed = 0;
   if (chainId !== manifest.chain_id) {
     console.log(`FAIL the archive's passports are on chain ${manifest.chain_id}, this node is chain ${chainId}`);
@@ -204,8 +334,11 @@ async function main() {
         result = { problems: [error.message] };
       }
       if (result.problems.length === 0) {
-        const versions = result.updates ? `, ${result.updates} update(s)` : "";
-        console.log(`OK   ${entry.uid}  ${result.computed} on chain (owner ${result.owner}${versions})`);
+        const { versions, parents } = result;
+        let history = result.updates > 0 ? `, ${result.updates} update(s)` : "";
+        if (versions) history = `, ${versions.count} version(s) each as the chain anchored it${versions.withoutContent ? `, ${versions.withoutContent} listed without its content` : ""}`;
+        const pins = parents && parents.length > 0 ? `; ${parents.join("; ")}` : "";
+        console.log(`OK   ${entry.uid}  ${result.computed} on chain (owner ${result.owner}${history}${pins})`);
       } else {
         failed += 1;
         console.log(`FAIL ${entry.uid}  ${result.problems.join("; ")}`);
