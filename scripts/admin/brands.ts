@@ -1,5 +1,5 @@
 // Operator commands on brand accounts: create, list, suspend, reactivate, change plan, set custom limits, set the
-// defaults of the brand's products (country of manufacture, care text by category).
+// defaults of the brand's products (country of manufacture, care text by category), set its economic operator id.
 import {
   createBrand,
   getBrand,
@@ -12,6 +12,7 @@ import {
   type BrandRecord,
   type ProductDefaultsRecord,
 } from "../../api/src/brands/service";
+import { setEconomicOperatorId } from "../../api/src/brands/economic-operator";
 import { BRAND_CARE_FALLBACK, CARE_BY_CATEGORY, GARMENT_CARE } from "../../api/src/products/defaults";
 import {
   effectiveLimits,
@@ -224,6 +225,25 @@ const showProductDefaultsCommand: AdminCommand = {
   },
 };
 
+const setEconomicOperatorCommand: AdminCommand = {
+  name: "set-economic-operator",
+  summary: "set the EORI (or GLN) that a brand's passports name as their economic operator; audited",
+  options: {
+    ...brandOption,
+    id: { type: "string", description: 'an EORI (country code and up to 15 letters or digits, e.g. DE123456789012345) or a 13-digit GLN; "" clears it' },
+  },
+  async run(context) {
+    const brand = await getBrand(context.db, requiredOption(context, "brand"));
+    const raw = stringOption(context, "id");
+    if (raw === undefined) throw new UsageError('--id is required (give "" to clear it)');
+    const saved = await setEconomicOperatorId(context.db, brand, { system: "operator CLI" }, raw, "--id");
+    return {
+      text: saved ? `${brand.slug}: economic operator id ${saved.value} (${saved.scheme.toUpperCase()})` : `${brand.slug}: economic operator id cleared`,
+      json: { slug: brand.slug, economic_operator_id: saved?.value ?? null, scheme: saved?.scheme ?? null },
+    };
+  },
+};
+
 export const commands: AdminCommand[] = [
   createBrandCommand,
   listBrandsCommand,
@@ -233,4 +253,5 @@ export const commands: AdminCommand[] = [
   setLimitsCommand,
   setProductDefaultsCommand,
   showProductDefaultsCommand,
+  setEconomicOperatorCommand,
 ];

@@ -10,6 +10,7 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./dashboard-webhook"),
   () => import("./brand-users"),
   () => import("./tags"),
+  () => import("./factories"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

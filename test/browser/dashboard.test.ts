@@ -533,6 +533,34 @@ describe("dashboard in the browser", function () {
       await screenReady(page, "Branding");
       expect((await page.getByLabel("Primary colour: hex code", { exact: true }).inputValue()).toUpperCase()).to.equal(colour);
     });
+
+    it("saves the economic operator id (EORI) as typed upper case, and shows why a GLN with a wrong check digit is refused", async function () {
+      this.timeout(60_000);
+      const page = ownerPage;
+      const path = "/api/dashboard/economic-operator";
+      // Other files read the demo brand's passports, whose header names it: it is put back as found.
+      const before = (await pageFetch(page, path)).body.data.economic_operator_id as string | null;
+      try {
+        await page.goto(at("/dashboard/branding"));
+        await screenReady(page, "Branding");
+        const section = page.getByRole("region", { name: "Economic operator" });
+        const field = section.getByLabel("EORI or GLN");
+        const save = section.getByRole("button", { name: "Save economic operator id" });
+        await field.fill("4012345000008");
+        await save.click();
+        await section.getByRole("alert").filter({ hasText: "the check digit (the last digit) should be 9" }).waitFor({ timeout: SCREEN_WAIT_MS });
+        expect(await field.getAttribute("aria-invalid")).to.equal("true");
+        expect((await pageFetch(page, path)).body.data.economic_operator_id).to.equal(before);
+
+        await field.fill("de 123456789012345");
+        await save.click();
+        await section.getByRole("status").filter({ hasText: "Saved: EORI DE123456789012345." }).waitFor({ timeout: SCREEN_WAIT_MS });
+        expect(await field.inputValue()).to.equal("DE123456789012345");
+        expect((await pageFetch(page, path)).body.data).to.deep.equal({ economic_operator_id: "DE123456789012345", scheme: "eori" });
+      } finally {
+        await pageFetch(page, path, { method: "PUT", csrf: "session", json: { economic_operator_id: before } });
+      }
+    });
   });
 
   describe("audit trail", () => {

@@ -6,9 +6,10 @@ import { insertAudit, listAudit, type AuditRow } from "./audit.repo";
 export type Actor = { userId: number; email: string } | { system: string };
 
 /**
- * Actions are `<area>.<verb>`: key.created, key.rotated, key.revoked, branding.updated, logo.updated, webhook.*,
- * certificate.issued, product.created, product.updated, product.imported, product.status_changed, tag.assigned,
- * team.invited, team.role_changed, team.removed, session.* (sign-ins are not logged here; see the access log).
+ * Actions are `<area>.<verb>`: key.created, key.rotated, key.revoked, branding.updated, logo.updated,
+ * economic_operator.updated, economic_operator.cleared, webhook.*, certificate.issued, product.created,
+ * product.updated, product.imported, product.status_changed, tag.assigned, team.invited, team.role_changed,
+ * team.removed, session.* (sign-ins are not logged here; see the access log).
  */
 export type AuditEntry = { action: string; target?: string | null; details?: Record<string, unknown> };
 

@@ -58,6 +58,8 @@ export async function saveFactoryProfile(db: Knex, input: FactoryProfileInput): 
     description: input.description ?? "",
   };
   const metadataHash = dataHashOf(profile);
+  // Only these columns are written, so a factory's GLN and Open Supply Hub id (facility-ids.ts, outside the hashed
+  // profile) survive a profile being saved again.
   await upsertFactoryProfile(db, { ...profile, metadata_hash: metadataHash });
   return metadataHash;
 }

@@ -25,7 +25,7 @@ export const PERMISSIONS = {
   "tags.assign": ["owner", "admin", "editor"],
   /** Receive the SUN keys of NTAG 424 DNA tags when provisioning: with them anyone can make tags that pass as the brand's. */
   "tags.keys": ["owner", "admin"],
-  /** Logo, colours, tagline, about, social links. */
+  /** Logo, colours, tagline, about, social links; the economic operator id (EORI or GLN) passports name. */
   "branding.write": ["owner", "admin"],
   /** Dashboard webhook URL and v1 subscriptions: create, test, redeliver, rotate secrets. */
   "webhooks.manage": ["owner", "admin"],

@@ -30,3 +30,4 @@ export type BrandingBody = BodyOf<"/api/dashboard/branding", "put">;
 export type WebhookEndpoint = DataOf<"/api/dashboard/webhooks", "get">["subscriptions"][number];
 export type ApiKey = DataOf<"/api/dashboard/api-keys", "get">[number];
 export type NewApiKey = DataOf<"/api/dashboard/api-keys", "post">;
+export type EconomicOperator = DataOf<"/api/dashboard/economic-operator", "get">;

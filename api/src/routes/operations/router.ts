@@ -3,13 +3,17 @@
 //   POST /api/factories/:id/passports        mint the passport of a product made by factory :id
 //   POST /api/factories/:id/tags             assign an NFC tag to a product made by factory :id
 //   POST /api/factories/:id/events           record a supply-chain step of a product made by factory :id
+//   PUT  /api/factories/:id/identifiers      set factory :id's GLN and Open Supply Hub id (off chain)
 import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
-import { assignTag, mintForFactory, recordSupplyChainEvent, registerFactory } from "../../factories/operations";
+import { setFacilityIds } from "../../factories/facility-ids";
+import { assertActsFor, assignTag, mintForFactory, recordSupplyChainEvent, registerFactory } from "../../factories/operations";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { defineRoute, mountRoutes } from "../define-route";
 import {
   assignTagBody,
+  facilityIdsBody,
+  facilityIdsResult,
   factoryPathParam,
   factoryRegistrationResult,
   mintBody,
@@ -123,6 +127,33 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
       handler: async (ctx) => {
         ctx.status = 201;
         ctx.body = await recordSupplyChainEvent(deps, ctx.state.operator, Number(ctx.params.id), ctx.state.input);
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/factories/:id/identifiers",
+      operationId: "setFactoryIdentifiers",
+      tag: TAG,
+      auth: "operator",
+      summary: "Set the factory's GS1 GLN and Open Supply Hub id, which passports give as its facilityId (a field left out stays)",
+      description:
+        "Kept beside the profile, outside the metadata hash the registry anchors, so setting them sends no transaction " +
+        "and the anchored hash stays valid. Stored upper case without spaces; empty or null clears one.",
+      params: factoryPathParam,
+      body: facilityIdsBody,
+      bodyExample: { gln: "4012345000009", os_id: "BD2019085TJ0JW3" },
+      responses: {
+        "200": { description: "the identifiers as saved", schema: facilityIdsResult, example: { factory_id: 1001, gln: "4012345000009", os_id: "BD2019085TJ0JW3" } },
+        "403": errorResponse("the operator does not act for this factory (FORBIDDEN)"),
+        "404": errorResponse("no profile for this factory"),
+        "422": errorResponse("VALIDATION_ERROR, details per field: gln not 13 digits or a wrong check digit; os_id not an Open Supply Hub id"),
+      },
+      handler: async (ctx) => {
+        const factoryId = Number(ctx.params.id);
+        assertActsFor(ctx.state.operator, factoryId);
+        const { gln, os_id } = ctx.state.input;
+        const saved = await setFacilityIds(deps.db, factoryId, { gln, osId: os_id });
+        ctx.body = { factory_id: factoryId, gln: saved.gln, os_id: saved.osId };
       },
     }),
   ]);

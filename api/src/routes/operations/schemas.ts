@@ -62,6 +62,28 @@ export const supplyChainEventBody = {
   },
 } as const;
 
+/** PUT /api/factories/:id/identifiers: factories/facility-ids.ts checks the values and names what is wrong. */
+export const facilityIdsBody = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    gln: { type: ["string", "null"], maxLength: 20, description: "GS1 GLN of the factory's site: 13 digits, check digit valid; empty or null clears it" },
+    os_id: { type: ["string", "null"], maxLength: 25, description: "Open Supply Hub id, e.g. BD2019085TJ0JW3; empty or null clears it" },
+  },
+} as const;
+
+export const facilityIdsResult: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["factory_id", "gln", "os_id"],
+  properties: {
+    factory_id: { type: "integer" },
+    gln: { type: ["string", "null"] },
+    os_id: { type: ["string", "null"] },
+  },
+};
+
 export const factoryPathParam = {
   type: "object",
   required: ["id"],

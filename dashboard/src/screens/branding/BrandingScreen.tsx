@@ -1,5 +1,5 @@
 // The brand editor: logo, colours (with their WCAG AA contrast), tagline, about text and social links, with a live
-// preview of the shopper's scan page rendered by the API from the unsaved values.
+// preview of the shopper's scan page rendered by the API from the unsaved values; and the economic operator id.
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { api, dataOf } from "../../api/client";
@@ -12,6 +12,7 @@ import { ActionStatus, ErrorNotice, Loading } from "../../ui/notices";
 import { Page, Section } from "../../ui/Page";
 import { ColourField } from "./ColourField";
 import { HEX } from "./contrast";
+import { EconomicOperator } from "./EconomicOperator";
 import { LogoEditor } from "./LogoEditor";
 import { LivePreview } from "./LivePreview";
 
@@ -135,6 +136,7 @@ export function BrandingScreen() {
                 </fieldset>
               </form>
             </Section>
+            <EconomicOperator canWrite={canWrite} />
             <Section title="Custom domain" id="custom-domain">
               <p>Serve your scan pages and shop from your own domain, with its certificate handled for you.</p>
               <p>

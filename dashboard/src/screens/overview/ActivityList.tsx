@@ -15,6 +15,8 @@ const ACTIONS: Record<string, string> = {
   "branding.updated": "updated the branding",
   "logo.updated": "changed the logo",
   "logo.removed": "removed the logo",
+  "economic_operator.updated": "set the economic operator id (EORI or GLN) to",
+  "economic_operator.cleared": "removed the economic operator id",
   "webhook.created": "added webhook",
   "webhook.updated": "pointed the dashboard webhook at a new URL:",
   "webhook.deleted": "removed webhook",

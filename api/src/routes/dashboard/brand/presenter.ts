@@ -1,5 +1,7 @@
-// Shapes the brand editor, webhooks, API keys and usage as the dashboard shows them; secrets only where they are new.
+// Shapes the brand editor, the economic operator id, webhooks, API keys and usage as the dashboard shows them; secrets
+// only where they are new.
 import { DEFAULT_PRIMARY, DEFAULT_SECONDARY, type EditorBranding } from "../../../brands/brand-editor";
+import type { EconomicOperatorId } from "../../../brands/economic-operator";
 import { keyStatus } from "../../../brands/dashboard-keys";
 import type { ApiKeyRecord, BrandContext, IssuedKey } from "../../../brands/service";
 import type { Config } from "../../../config";
@@ -39,6 +41,10 @@ export function presentBranding(config: Config, view: EditorBranding) {
     profile_url: brandProfileUrl(config, view.address),
     preview_uid: view.previewUid,
   };
+}
+
+export function presentEconomicOperator(id: EconomicOperatorId | null) {
+  return { economic_operator_id: id?.value ?? null, scheme: id?.scheme ?? null };
 }
 
 export function presentEndpoint(endpoint: DashboardEndpoint) {

@@ -1,5 +1,6 @@
-// JSON Schemas of the dashboard's brand editor, logo, webhook, API key and usage routes.
+// JSON Schemas of the dashboard's brand editor, logo, economic operator id, webhook, API key and usage routes.
 import { ABOUT_MAX, TAGLINE_MAX, URL_MAX } from "../../../brands/branding";
+import { ECONOMIC_OPERATOR_INPUT_MAX } from "../../../brands/economic-operator";
 import { LOGO_MAX_BYTES } from "../../../brands/logo";
 import { MAX_GRACE_SECONDS } from "../../../brands/service";
 import { MAX_URL_LENGTH } from "../../../webhooks/endpoints";
@@ -329,5 +330,31 @@ export const usageSchema: JsonSchema = {
         properties: { endpoint: { type: "string" }, calls: { type: "integer" } },
       },
     },
+  },
+};
+
+// --- Economic operator
+
+/** PUT /api/dashboard/economic-operator: brands/economic-operator.ts checks the value and names what is wrong. */
+export const economicOperatorBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["economic_operator_id"],
+  properties: {
+    economic_operator_id: {
+      type: ["string", "null"],
+      maxLength: ECONOMIC_OPERATOR_INPUT_MAX,
+      description: "an EORI (two-letter country code and up to 15 letters or digits) or a GLN (13 digits, check digit valid); stored upper case without spaces; empty or null clears it",
+    },
+  },
+} as const;
+
+export const economicOperatorSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["economic_operator_id", "scheme"],
+  properties: {
+    economic_operator_id: { ...nullableString, description: "as passports' EN 18223 header shows it (economicOperatorId); null: not set" },
+    scheme: { enum: ["eori", "gln", null], description: "which kind of identifier it is; null when not set" },
   },
 };
