@@ -41,6 +41,7 @@ import { interopRouter } from "./routes/interop/router";
 import { expandCompressedDigitalLinks, gs1Router, refuseUnknownDigitalLinkPaths } from "./routes/gs1/router";
 import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
 import { hostRouting } from "./middleware/host-routing";
+import { dppLifecycleRouter, resultErrors } from "./routes/dpp-lifecycle/router";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
@@ -54,6 +55,8 @@ export function buildApp(deps: AppDeps): Koa<AppState> {
   // A compressed GS1 Digital Link becomes its uncompressed URI before a brand's host and the routers look at the path.
   app.use(expandCompressedDigitalLinks);
   app.use(hostRouting(deps));
+  // Under /api/dpp-lifecycle/, failures are EN 18222's Result object rather than our envelope.
+  app.use(resultErrors(deps.logger));
 
   const routers = buildRouters(deps, new OpenApiRegistry());
 
@@ -73,6 +76,7 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
   return [
     healthRouter(deps, openapi),
     dppRouter(deps, openapi),
+    dppLifecycleRouter(deps, openapi),
     factoriesRouter(deps, openapi),
     authRouter(deps, openapi),
     operationsRouter(deps, openapi),

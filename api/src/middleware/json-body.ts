@@ -12,7 +12,8 @@ export async function readJsonBody(ctx: Context, limitBytes = LIMIT_BYTES): Prom
   if (ctx.state.rawBody !== undefined) return;
   const length = Number(ctx.get("Content-Length") || 0);
   const hasBody = length > 0 || ctx.get("Transfer-Encoding") !== "";
-  if (hasBody && !ctx.is("application/json")) {
+  // application/merge-patch+json (RFC 7396, the EN 18222 update) and other +json types are JSON too.
+  if (hasBody && !ctx.is("application/json", "application/*+json")) {
     throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as Content-Type: application/json.");
   }
   let raw = "";

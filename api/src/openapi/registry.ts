@@ -37,6 +37,7 @@ export const TAGS = [
   { name: "Brand API v1", description: "The metered brand API: products, certificates, usage and webhooks. Send the brand's key as a bearer token and X-Service-Brand: <slug>." },
   { name: "Factory operations", description: "Operator login and the on-chain writes a factory operator makes: factories, passports, tags, supply-chain events." },
   { name: "Pages", description: "Server-rendered HTML for shoppers and the embeddable badge; documented so every mounted route is in this document." },
+  { name: "EN 18222 lifecycle", description: "Passports as EN 18222 reads and writes them (IDTA-01002-3 DPP annex paths): reads need no key, writes take the brand's key; errors are EN 18222 Result objects. docs/dpp-api.md." },
   { name: "Orders", description: "A shopper buying from a scan page (placing an order, reading it with its secret) and the payment gateways' callbacks." },
   { name: "Dashboard", description: "The JSON API of the brand dashboard (/dashboard): cookie sessions with a CSRF token, each call allowed by the user's role." },
   { name: "Operations", description: "Liveness, readiness and this document, for operators and integrators." },

@@ -241,14 +241,15 @@ export async function productVersions(deps: AppDeps, product: ProductRow): Promi
 function columnChanges(product: ProductRow, changes: ProductChanges, brandCare: CareByCategory): ProductColumns {
   const next: ProductColumns = {};
   const category = changes.category?.trim().toLowerCase() ?? product.category;
-  const fabricType = changes.fabric_type !== undefined ? changes.fabric_type.trim().toLowerCase() : product.fabric_type;
+  // An empty fabric type or description is none (null), as a merge patch's null asks.
+  const fabricType = changes.fabric_type !== undefined ? changes.fabric_type.trim().toLowerCase() || null : product.fabric_type;
   if (changes.sku !== undefined) next.sku = changes.sku;
   if (changes.name !== undefined) next.name = changes.name.trim();
   if (changes.category !== undefined) next.category = category;
   if (changes.fabric_type !== undefined) next.fabric_type = fabricType;
   if (changes.price !== undefined) next.price = changes.price;
   if (changes.currency !== undefined) next.currency = changes.currency.toUpperCase();
-  if (changes.description !== undefined) next.description = changes.description;
+  if (changes.description !== undefined) next.description = changes.description === "" ? null : changes.description;
   if (changes.certifications !== undefined) next.certifications = changes.certifications;
   if (changes.category !== undefined || changes.fabric_type !== undefined) {
     const carbon = estimateCarbon(category, fabricType);

@@ -41,6 +41,11 @@ export type ProductRow = {
   dpp_status: "active" | "inactive" | "archived";
   dpp_status_changed_at: Date | null;
   brand_slug: string;
+  /** The brand's EORI or other Annex III operator id (EN 18223 economicOperatorId), null when not set. */
+  brand_economic_operator_id: string | null;
+  /** The maker's GS1 GLN and Open Supply Hub id (EN 18223 facilityId), null when unknown. */
+  factory_gln: string | null;
+  factory_os_id: string | null;
   brand_name: string;
   brand_status: string;
   /** The brand's verified custom domain (its absolute URLs use it; links.ts), null when it has none. */
@@ -60,15 +65,30 @@ export type ProductRow = {
 
 /** A product by UID, case-insensitively (UIDs are stored upper case), with everything its passport shows. */
 export async function findProductByUid(db: Knex, uid: string, brandId?: number): Promise<ProductRow | undefined> {
-  const query = db("app.products as p")
+  const query = productQuery(db).where("p.uid", uid.toUpperCase());
+  if (brandId !== undefined) query.where("p.brand_id", brandId);
+  return query;
+}
+
+/** A product by its persistent passport id (EN 18219, migration 033), with everything its passport shows. */
+export async function findProductByDppId(db: Knex, dppId: string, brandId?: number): Promise<ProductRow | undefined> {
+  const query = productQuery(db).where("p.dpp_id", dppId);
+  if (brandId !== undefined) query.where("p.brand_id", brandId);
+  return query;
+}
+
+function productQuery(db: Knex) {
+  return db("app.products as p")
     .join("app.brands as b", "b.id", "p.brand_id")
     .leftJoin("app.factory_profiles as f", "f.factory_id", "p.factory_id")
     .leftJoin("app.passports as x", "x.product_id", "p.id")
     .leftJoin("app.custom_domains as d", (on) => on.on("d.brand_id", "p.brand_id").andOnVal("d.status", "verified"))
-    .where("p.uid", uid.toUpperCase())
     .first<ProductRow | undefined>(
       "p.*",
       "b.slug as brand_slug",
+      "b.economic_operator_id as brand_economic_operator_id",
+      "f.gln as factory_gln",
+      "f.os_id as factory_os_id",
       "b.name as brand_name",
       "b.status as brand_status",
       "d.hostname as brand_custom_domain",
@@ -84,8 +104,6 @@ export async function findProductByUid(db: Knex, uid: string, brandId?: number):
       "x.block_number as passport_block_number",
       "x.minted_at as passport_minted_at",
     );
-  if (brandId !== undefined) query.where("p.brand_id", brandId);
-  return query;
 }
 
 /**
@@ -122,7 +140,10 @@ export type NewProduct = {
   gtin?: string | null;
   lot?: string | null;
   serial?: string | null;
-};
+} & Partial<PassportLink>;
+
+/** A batch or item passport's place under its model and batch (migration 033), set when it is registered. */
+export type PassportLink = { granularity: Granularity; model_id: number | null; batch_id: number | null; lineage: string | null };
 
 const UNIQUE_VIOLATION = "23505";
 

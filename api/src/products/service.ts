@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newUid } from "../passports/uid";
-import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, isSkuTaken, productsWithSkus, type ProductRow } from "./products.repo";
+import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, isSkuTaken, productsWithSkus, type PassportLink, type ProductRow } from "./products.repo";
 import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
@@ -55,16 +55,18 @@ export type CreatedProduct = { productId: number; uid: string; carbonKg: number;
  * one the caller chose, as the demo data does). `db` may be a transaction the caller's other writes join (an
  * idempotency key's stored response).
  */
-export async function registerProduct(db: Knex, brand: Brand, input: CreateProductInput, options: { uid?: string } = {}): Promise<CreatedProduct> {
+export async function registerProduct(db: Knex, brand: Brand, input: CreateProductInput, options: { uid?: string; link?: PassportLink } = {}): Promise<CreatedProduct> {
   const { factoryCountry } = await checkProduct(db, input);
   // What the brand left out is filled in now and stored, so the record reads back complete (spec 2.5) and says how.
   const values = productRowFor(brand.id, input, await productDefaults(db, brand.id), factoryCountry);
   if (values.gtin) await claimGtin(db, brand.id, values.gtin);
-  const holder = values.serial ? undefined : (await productsWithSkus(db, brand.id, [values.sku])).get(values.sku);
+  // A model's batches and items share its SKU (migration 033): only a model, or a product without one, holds a SKU.
+  const holdsSku = !values.serial && !options.link?.model_id && options.link?.granularity !== "batch";
+  const holder = holdsSku ? (await productsWithSkus(db, brand.id, [values.sku])).get(values.sku) : undefined;
   if (holder) throw skuTaken(values.sku, holder);
   for (let attempt = 0; attempt < MAX_UID_ATTEMPTS; attempt += 1) {
     const uid = options.uid ?? newUid(brand.uidPrefix);
-    const row = await insertProduct(db, { ...values, uid }).catch((error: unknown) => {
+    const row = await insertProduct(db, { ...values, ...options.link, uid }).catch((error: unknown) => {
       if (isGtinSerialTaken(error)) throw gtinSerialTaken(values.gtin!, values.serial!);
       // Registered by a concurrent request since the check above: the unique index decides.
       if (isSkuTaken(error)) throw skuTaken(values.sku);

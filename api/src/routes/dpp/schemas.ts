@@ -4,8 +4,9 @@ import { CONTENT_SCHEMAS } from "../../passports/content";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
 
-/** `<PREFIX>-<CODE>`; case-insensitive (stored upper case). */
-export const UID_PATTERN = "^[A-Za-z0-9]{2,10}-[A-Za-z0-9]{4,32}$";
+import { UID_PATTERN } from "../../passports/uid";
+
+export { UID_PATTERN };
 
 export const uidParam = {
   type: "object",

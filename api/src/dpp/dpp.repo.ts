@@ -1,0 +1,75 @@
+// SQL of the EN 18222 lifecycle API: passports by product identifier, the version current at an instant, the
+// lifecycle status and the links between model, batch and item passports (migration 033).
+import type { Knex } from "../db/knex";
+import type { Granularity, Lineage } from "../passports/content";
+
+/** One anchored version of a passport (app.passport_version_history). */
+export type VersionRecord = {
+  version: number;
+  data_hash: string;
+  /** The canonical JSON the hash was computed over; null for versions written before migration 033. */
+  content: string | null;
+  valid_from: Date;
+  tx_hash: string | null;
+  block_number: string | null;
+};
+
+/** The anchored version of a product current at `at`: the latest whose anchoring happened at or before it. */
+export async function versionAt(db: Knex, productId: number, at: Date): Promise<VersionRecord | undefined> {
+  return db("app.passport_version_history")
+    .where("product_id", productId)
+    .where("valid_from", "<=", at)
+    .orderBy("version", "desc")
+    .first<VersionRecord | undefined>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
+}
+
+/** Every anchored version of a product, oldest first. */
+export async function versionsOf(db: Knex, productId: number): Promise<VersionRecord[]> {
+  return db("app.passport_version_history")
+    .where("product_id", productId)
+    .orderBy("version")
+    .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
+}
+
+/** What a product identifier names: a UID, or GS1 keys (a GTIN, with a lot or a serial). */
+export type ProductKey = { uid: string } | { gtin: string; lot?: string; serial?: string };
+
+export type PassportRef = { product_id: number; dpp_id: string; granularity: Granularity; brand_id: number };
+
+/**
+ * The passports a product identifier names, most specific first. A GTIN with a serial names one item; with a lot,
+ * that lot's batch passport and its items; alone, every passport of the trade item (model first).
+ */
+export async function passportsByKey(db: Knex, key: ProductKey, limit = 100): Promise<PassportRef[]> {
+  const query = db("app.products").select<PassportRef[]>("id as product_id", "dpp_id", "granularity", "brand_id").limit(limit);
+  if ("uid" in key) return query.where("uid", key.uid.toUpperCase());
+  query.where("gtin", key.gtin);
+  if (key.serial !== undefined) query.where("serial", key.serial);
+  if (key.lot !== undefined) query.where("lot", key.lot);
+  // Model, then batch, then item, each oldest first: the first is the passport that speaks for the others.
+  return query.orderByRaw("CASE granularity WHEN 'model' THEN 0 WHEN 'batch' THEN 1 ELSE 2 END, id");
+}
+
+export async function setLineage(trx: Knex, productId: number, link: { granularity: Granularity; modelId: number | null; batchId: number | null; lineage: Lineage | null }): Promise<void> {
+  await trx("app.products")
+    .where("id", productId)
+    .update({ granularity: link.granularity, model_id: link.modelId, batch_id: link.batchId, lineage: link.lineage ? JSON.stringify(link.lineage) : null });
+}
+
+/** Sets the lifecycle status when it is `from`; false when it was not (someone changed it meanwhile). */
+export async function setDppStatus(trx: Knex, productId: number, from: string, to: string): Promise<boolean> {
+  const updated = await trx("app.products").where({ id: productId, dpp_status: from }).update({ dpp_status: to, dpp_status_changed_at: trx.fn.now() });
+  return updated > 0;
+}
+
+/** How many passports name this one as their model or batch. */
+export async function linkedPassportCount(db: Knex, productId: number): Promise<number> {
+  const row = await db("app.products").where("model_id", productId).orWhere("batch_id", productId).count<{ count: string }[]>("* as count").first();
+  return Number(row?.count ?? 0);
+}
+
+/** Removes a product that never had a passport on chain (nothing of it was ever published). */
+export async function deleteUnpublishedProduct(trx: Knex, productId: number): Promise<void> {
+  await trx("app.passports").where("product_id", productId).whereNot("status", "minted").del();
+  await trx("app.products").where("id", productId).del();
+}
