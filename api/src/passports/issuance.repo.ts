@@ -156,8 +156,9 @@ export async function failClaim(trx: Knex, productId: number, error: string): Pr
   return row.quota_period;
 }
 
-export async function markEventsSent(trx: Knex, productId: number): Promise<void> {
-  await trx("app.passports").where({ product_id: productId }).update({ events_sent: true });
+export async function markEventsSent(trx: Knex, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await trx("app.passports").whereIn("product_id", productIds).update({ events_sent: true });
 }
 
 export async function findIssuance(db: Knex, productId: number): Promise<IssuanceRow | undefined> {

@@ -17,7 +17,7 @@ import { brandAddress } from "../domains/service";
 import { certificatePageUrl, certificatePdfUrl, explorerTxUrl } from "../links";
 import { refundQuota } from "../metering/service";
 import { certIssuedPayload } from "../webhooks/events";
-import { enqueueEvent } from "../webhooks/outbox";
+import { enqueueEvents } from "../webhooks/outbox";
 import {
   claimsOfTransaction,
   claimsToRecheck,
@@ -232,12 +232,11 @@ function issuanceHandler(deps: AppDeps, notify: () => void): LedgerHandler {
       await markClaimsMinted(trx, row.id, { txHash: receipt.hash.toLowerCase(), blockNumber: receipt.blockNumber });
     },
     // Chain-derived events go out only at the confirmation depth, and once: a reorg deeper than it does not resend.
+    // A batch's hundreds of events are written in a few statements, not a few per passport.
     final: async (trx, row) => {
-      for (const claim of await claimsOfTransaction(trx, row.id)) {
-        if (claim.status !== "minted" || claim.events_sent) continue;
-        await enqueueCertIssued(trx, deps, claim, claim);
-        await markEventsSent(trx, claim.product_id);
-      }
+      const due = (await claimsOfTransaction(trx, row.id)).filter((claim) => claim.status === "minted" && !claim.events_sent);
+      await enqueueCertsIssued(trx, deps, due.map((claim) => ({ product: claim, minted: claim })));
+      await markEventsSent(trx, due.map((claim) => claim.product_id));
     },
     // A reverted mint (a duplicate in the batch, a factory the contract refuses): its claims go back to the pump,
     // which looks at the chain first; after a few reverts a claim fails for good and its quota unit is refunded.
@@ -274,24 +273,29 @@ function issuanceHandler(deps: AppDeps, notify: () => void): LedgerHandler {
   };
 }
 
-/** `cert.issued` for a minted claim, with the same payload and dedupe key as ever: sent once per UID. */
-async function enqueueCertIssued(trx: Knex, deps: AppDeps, product: { uid: string; brand_id: number }, minted: IssuanceRow): Promise<void> {
+/** `cert.issued` for minted claims, with the same payload and dedupe key as ever: sent once per UID. */
+async function enqueueCertsIssued(trx: Knex, deps: AppDeps, claims: Array<{ product: { uid: string; brand_id: number }; minted: IssuanceRow }>): Promise<void> {
   const { config } = deps;
-  const brand = await brandAddress(trx, product.brand_id);
-  await enqueueEvent(trx, {
-    brandId: product.brand_id,
-    type: "cert.issued",
-    dedupeKey: `cert.issued:${product.uid}`,
-    payload: certIssuedPayload({
-      uid: product.uid,
-      txHash: minted.tx_hash!,
-      tokenId: minted.token_id,
-      networkUrl: explorerTxUrl(config, minted.tx_hash!),
-      certificateUrl: certificatePageUrl(config, product.uid, brand),
-      certificatePdfUrl: certificatePdfUrl(config, product.uid, brand),
-      at: new Date(),
-    }),
-  });
+  const brands = new Map<number, Awaited<ReturnType<typeof brandAddress>>>();
+  for (const { product } of claims) if (!brands.has(product.brand_id)) brands.set(product.brand_id, await brandAddress(trx, product.brand_id));
+  const at = new Date();
+  await enqueueEvents(
+    trx,
+    claims.map(({ product, minted }) => ({
+      brandId: product.brand_id,
+      type: "cert.issued" as const,
+      dedupeKey: `cert.issued:${product.uid}`,
+      payload: certIssuedPayload({
+        uid: product.uid,
+        txHash: minted.tx_hash!,
+        tokenId: minted.token_id,
+        networkUrl: explorerTxUrl(config, minted.tx_hash!),
+        certificateUrl: certificatePageUrl(config, product.uid, brands.get(product.brand_id) ?? null),
+        certificatePdfUrl: certificatePdfUrl(config, product.uid, brands.get(product.brand_id) ?? null),
+        at,
+      }),
+    })),
+  );
 }
 
 /**
@@ -315,7 +319,7 @@ async function settleFromChain(deps: AppDeps, row: IssuanceRow, head: number): P
       recheck_chain: false,
       events_sent: true,
     });
-    await enqueueCertIssued(trx, deps, product, minted);
+    await enqueueCertsIssued(trx, deps, [{ product, minted }]);
   });
   deps.logger.info({ tokenId: row.token_id }, "claim settled from the chain: minted already");
 }

@@ -38,3 +38,31 @@ export async function fanOutDeliveries(trx: Knex, eventId: string, brandId: numb
 export async function notifyOutbox(trx: Knex, channel: string): Promise<void> {
   await trx.raw("SELECT pg_notify(?, '')", [channel]);
 }
+
+/** Inserts the events whose dedupe keys are new, in one statement; returns the ids inserted. */
+export async function insertEvents(
+  trx: Knex,
+  events: Array<{ id: string; brandId: number; type: string; payload: unknown; dedupeKey: string }>,
+): Promise<string[]> {
+  const inserted = await trx.raw<{ rows: Array<{ id: string }> }>(
+    `INSERT INTO app.webhook_events (id, brand_id, type, payload, dedupe_key)
+     SELECT * FROM unnest(?::text[], ?::integer[], ?::text[], ?::json[], ?::text[])
+     ON CONFLICT (dedupe_key) DO NOTHING
+     RETURNING id`,
+    [events.map((e) => e.id), events.map((e) => e.brandId), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.dedupeKey)],
+  );
+  return inserted.rows.map((r) => r.id);
+}
+
+/** fanOutDeliveries for many events at once: one pending delivery per event and subscribed active endpoint. */
+export async function fanOutDeliveriesOf(trx: Knex, eventIds: string[]): Promise<number> {
+  const fanned = await trx.raw<{ rowCount: number }>(
+    `INSERT INTO app.webhook_deliveries (id, event_id, endpoint_id)
+     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ev.id, e.id
+       FROM app.webhook_events ev
+       JOIN app.webhook_endpoints e ON e.brand_id = ev.brand_id AND e.status = 'active' AND ev.type = ANY (e.events)
+      WHERE ev.id = ANY (?::text[])`,
+    [eventIds],
+  );
+  return fanned.rowCount;
+}

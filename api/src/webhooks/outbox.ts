@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "../db/knex";
 import { isEventType, type EventType } from "./events";
-import { fanOutDeliveries, findEventIdByDedupeKey, insertEvent, notifyOutbox } from "./outbox.repo";
+import { fanOutDeliveries, fanOutDeliveriesOf, findEventIdByDedupeKey, insertEvent, insertEvents, notifyOutbox } from "./outbox.repo";
 
 export type { EventType } from "./events";
 
@@ -38,4 +38,22 @@ export async function enqueueEvent(trx: Knex, event: OutboxEvent): Promise<strin
   const fanned = await fanOutDeliveries(trx, created, event.brandId, event.type);
   if (fanned > 0) await notifyOutbox(trx, OUTBOX_CHANNEL);
   return created;
+}
+
+/**
+ * enqueueEvent for many events in a few statements (a mint of hundreds of passports): the new ones are recorded and
+ * fanned out, those whose dedupe key is known are skipped. Same transaction rule as enqueueEvent.
+ */
+export async function enqueueEvents(trx: Knex, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  for (const event of events) {
+    if (!isEventType(event.type)) throw new Error(`unknown event type "${String(event.type)}"`);
+    if (!event.dedupeKey || event.dedupeKey.length > 300) throw new Error("dedupeKey must be 1 to 300 characters");
+  }
+  const created = await insertEvents(
+    trx,
+    events.map((event) => ({ id: newEventId(), brandId: event.brandId, type: event.type, payload: event.payload, dedupeKey: event.dedupeKey })),
+  );
+  if (created.length === 0) return;
+  if ((await fanOutDeliveriesOf(trx, created)) > 0) await notifyOutbox(trx, OUTBOX_CHANNEL);
 }
