@@ -31,8 +31,11 @@ type DidDocument = { id: string; verificationMethod: Array<{ id: string; publicK
  * The extension context's one URL, written out here rather than imported: it is what verifiers pin, so changing it in
  * the code must fail this test. The digest is that of the file as published; a published version never changes.
  */
-const PINNED_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v1.jsonld";
-const PUBLISHED_CONTEXTS = [{ url: PINNED_CONTEXT_URL, file: "v1.jsonld", sha256: "6c9da1a31c29ab823d0c8ae0426d7dc317ab0d3384523e16edf80d7a766804fc" }];
+const PINNED_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v2.jsonld";
+const PUBLISHED_CONTEXTS = [
+  { url: "https://w3id.org/passport-registry/contexts/v1.jsonld", file: "v1.jsonld", sha256: "6c9da1a31c29ab823d0c8ae0426d7dc317ab0d3384523e16edf80d7a766804fc" },
+  { url: PINNED_CONTEXT_URL, file: "v2.jsonld", sha256: "7c1d803b327b195bcc97c0197b8ad71707049e91f512b50b460077bbf92b2569" },
+];
 const VC_V2 = "https://www.w3.org/ns/credentials/v2";
 const UNTP_DPP_060 = "https://test.uncefact.org/vocabulary/untp/dpp/0.6.0/";
 const INTEROP_DIR = path.join(__dirname, "..", "..", "api", "src", "interop");
@@ -43,7 +46,7 @@ function verifierLoader({ pinned }: { pinned: boolean }) {
   const documents = new Map<string, Buffer>([
     [VC_V2, readFileSync(path.join(INTEROP_DIR, "vocab", "credentials-v2.jsonld"))],
     [UNTP_DPP_060, readFileSync(path.join(INTEROP_DIR, "vocab", "untp-dpp-0.6.0-context.jsonld"))],
-    ...(pinned ? [[PINNED_CONTEXT_URL, committedContext("v1.jsonld")] as const] : []),
+    ...(pinned ? [[PINNED_CONTEXT_URL, committedContext("v2.jsonld")] as const] : []),
   ]);
   return async (url: string) => {
     const bytes = documents.get(url);
@@ -185,7 +188,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         // Without ours, the terms only it defines are what a verifier loses: the pinned context is what keeps them.
         const { "@context": _context, ...rest } = credential;
         const lost = await droppedTerms({ "@context": [VC_V2, UNTP_DPP_060], ...rest }, verifierLoader({ pinned: false }));
-        const ours = Object.keys(JSON.parse(committedContext("v1.jsonld").toString("utf8"))["@context"]);
+        const ours = Object.keys(JSON.parse(committedContext("v2.jsonld").toString("utf8"))["@context"]);
         expect(lost.length, product.uid).to.be.greaterThan(0);
         expect(lost.filter((term) => !ours.includes(term)), product.uid).to.deep.equal([]);
         const expanded = (await expandSafely(credential)) as Json[];

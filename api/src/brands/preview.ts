@@ -60,6 +60,7 @@ export function sampleRecord(config: Config, brand: { slug: string; name: string
       nfc_tag_hash: null,
     },
     links: productLinks(config, uid, null),
+    lineage: { granularity: "item", model: null, batch: null, inherited: [] },
   };
 }
 

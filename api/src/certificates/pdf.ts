@@ -21,6 +21,11 @@ export type CertificatePdfInput = {
   certificateUrl: string; // the QR code points here
   explorerUrl: string;
   carbon?: { kg: number; rating: string };
+  /**
+   * What the passport covers (model, batch or item) and the UIDs of the model and batch passports it was made from;
+   * absent for an item without links, whose certificate reads as before.
+   */
+  lineage?: { granularity: "model" | "batch" | "item"; model?: string; batch?: string; lot?: string | null };
   /** The language of the fixed words; English when absent. The product name is the caller's (a translation or not). */
   lang?: Lang;
 };
@@ -73,6 +78,8 @@ export function certificateDigest(input: CertificatePdfInput): string {
     input.issuedAt.getTime(), input.certificateUrl, input.explorerUrl,
     input.carbon ? [input.carbon.kg, input.carbon.rating] : null,
     input.lang ?? DEFAULT_LANG,
+    // Appended only when shown, so the certificates without it keep their digests.
+    ...(input.lineage ? [[input.lineage.granularity, input.lineage.model ?? null, input.lineage.batch ?? null, input.lineage.lot ?? null]] : []),
   ];
   return createHash("sha256").update(JSON.stringify(shown)).digest("base64url");
 }
@@ -174,6 +181,7 @@ function drawProductSection(painter: Painter, input: CertificatePdfInput, sectio
     { label: t.pdfIssuedUtc, value: formatIssuedAt(input.issuedAt) },
   ];
   if (input.carbon) rows.push({ label: t.carbonFootprint, value: formatCarbon(input.carbon, t) });
+  if (input.lineage) rows.push({ label: t.pdfCovers, value: t.pdfLineage(input.lineage.granularity, input.lineage) });
   for (const row of rows) top = painter.row(row, top, rowsWidth);
 
   // The QR column starts level with the section heading.

@@ -3,7 +3,8 @@ import type { AppDeps } from "../deps";
 import { getStoredBranding } from "../brands/branding";
 import { NotFoundError } from "../errors";
 import { issuePassport, type Issuance } from "../passports/issuance";
-import { findProductByUid } from "../products/products.repo";
+import { findProductByUid, type ProductRow } from "../products/products.repo";
+import { passportContentFor } from "../passports/content";
 import type { EffectiveLimits } from "../plans/catalogue";
 import type { CertificatePdfInput } from "./pdf";
 import { brandProduct } from "../products/service";
@@ -45,5 +46,20 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     certificateUrl: productDigitalLink(config, product) ?? certificatePageUrl(config, product.uid, brandAddressOf(product)),
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
+    ...lineageLine(product),
+  };
+}
+
+/** The certificate's "Covers" line, from the anchored passport section: only a model, a batch or a linked item has one. */
+function lineageLine(product: ProductRow): Pick<CertificatePdfInput, "lineage"> {
+  const identity = passportContentFor(product).passport;
+  if (!identity || (identity.granularity === "item" && !identity.model && !identity.batch)) return {};
+  return {
+    lineage: {
+      granularity: identity.granularity,
+      ...(identity.model ? { model: identity.model.uid } : {}),
+      ...(identity.batch ? { batch: identity.batch.uid } : {}),
+      ...(identity.granularity === "batch" ? { lot: product.lot } : {}),
+    },
   };
 }

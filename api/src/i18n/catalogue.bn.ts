@@ -62,6 +62,15 @@ export const BN: Messages = {
     retail_ready: "বিক্রির জন্য প্রস্তুত",
   },
   careInstructions: "যত্নের নির্দেশনা",
+  lineage: "মডেল ও ব্যাচ",
+  model: "মডেল",
+  batch: "ব্যাচ",
+  linkedPassport: (uid) => `পাসপোর্ট ${uid}`,
+  modelPassportCovers: "মডেল পাসপোর্ট: এই স্টাইলের প্রতিটি পণ্যের জন্য প্রযোজ্য।",
+  batchPassportCovers: (lot) =>
+    lot ? `ব্যাচ পাসপোর্ট: উৎপাদন লট ${lot}-এর প্রতিটি পণ্যের জন্য প্রযোজ্য।` : "ব্যাচ পাসপোর্ট: এই উৎপাদন লটের প্রতিটি পণ্যের জন্য প্রযোজ্য।",
+  inheritedFrom: { model: "মডেল থেকে", batch: "ব্যাচ থেকে" },
+  changedSince: "এরপর এর পাসপোর্ট বদলেছে",
   certificate: "সার্টিফিকেট",
   viewCertificate: "সার্টিফিকেট দেখুন",
   certificateStatus: "সার্টিফিকেটের অবস্থা",
@@ -254,6 +263,17 @@ export const BN: Messages = {
   pdfExplorer: "এক্সপ্লোরার",
   pdfHowToVerify: "কীভাবে যাচাই করবেন",
   pdfCarbon: (kg, rating) => `${kg}, রেটিং ${rating}`,
+  pdfCovers: "আওতা",
+  pdfLineage: (granularity, links) =>
+    [
+      granularity === "model"
+        ? "এই স্টাইলের প্রতিটি পণ্য (মডেল পাসপোর্ট)"
+        : granularity === "batch"
+          ? `${links.lot ? `লট ${links.lot}-এর` : "এই লটের"} প্রতিটি পণ্য (ব্যাচ পাসপোর্ট)`
+          : "এই পণ্যটি",
+      ...(links.model ? [`মডেল পাসপোর্ট ${links.model}`] : []),
+      ...(links.batch ? [`ব্যাচ পাসপোর্ট ${links.batch}`] : []),
+    ].join(" · "),
   pdfNotKnown: "জানা নেই",
   pdfRecordOnIssuer: (path) => `এই সার্টিফিকেট যে সার্ভিস ইস্যু করেছে, তার ${path}`,
   pdfVerifyText: (dppPath, contract, network, chainId) =>

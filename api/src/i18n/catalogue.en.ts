@@ -71,6 +71,16 @@ export const EN = {
     retail_ready: "Retail ready",
   } as Record<string, string>,
   careInstructions: "Care instructions",
+  // Model, batch and item passports (issue 25)
+  lineage: "Model and batch",
+  model: "Model",
+  batch: "Batch",
+  linkedPassport: (uid: string) => `passport ${uid}`,
+  modelPassportCovers: "Model passport: covers every item of this style.",
+  batchPassportCovers: (lot: string | null) =>
+    lot ? `Batch passport: covers every item of production lot ${lot}.` : "Batch passport: covers every item of this production lot.",
+  inheritedFrom: { model: "from the model", batch: "from the batch" } as Record<"model" | "batch", string>,
+  changedSince: "its passport has changed since",
   certificate: "Certificate",
   viewCertificate: "View certificate",
   certificateStatus: "Certificate status",
@@ -276,6 +286,13 @@ export const EN = {
   pdfExplorer: "Explorer",
   pdfHowToVerify: "How to verify",
   pdfCarbon: (kg: string, rating: string) => `${kg}, rating ${rating}`,
+  pdfCovers: "Covers",
+  pdfLineage: (granularity: "model" | "batch" | "item", links: { model?: string; batch?: string; lot?: string | null }) =>
+    [
+      granularity === "model" ? "Every item of this style (model passport)" : granularity === "batch" ? `Every item of ${links.lot ? `lot ${links.lot}` : "this lot"} (batch passport)` : "This item",
+      ...(links.model ? [`model passport ${links.model}`] : []),
+      ...(links.batch ? [`batch passport ${links.batch}`] : []),
+    ].join(" · "),
   pdfNotKnown: "not known",
   pdfRecordOnIssuer: (path: string) => `${path} on the service that issued this certificate`,
   pdfVerifyText: (dppPath: string, contract: string, network: string, chainId: number) =>

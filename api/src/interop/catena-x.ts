@@ -7,6 +7,7 @@ import { brandAddressOf, brandProfileUrl } from "../links";
 import { describeComposition } from "../passports/fibres";
 import { CATEGORY_WEIGHT_KG } from "../products/carbon";
 import { CERTIFICATION_STANDARDS } from "./certifications";
+import type { ParentLink, RecordLineage } from "../passports/public-record";
 import { CARBON_METHOD, credentialUrl, type CredentialInput } from "./credential";
 
 export const CATENA_X_SPEC_VERSION = "urn:io.catenax.generic.digital_product_passport:7.0.0";
@@ -44,6 +45,8 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
   const facilities = maker
     ? [{ facilityIdentification: makerId, facilityAddress: address("/operation/manufacturing/facilities/0/facilityAddress", { city: maker.city, country: maker.country }) }]
     : [];
+  const { lineage } = record;
+  const batchId = lineage.granularity === "model" ? null : (product.lot ?? lineage.batch?.lot ?? lineage.batch?.uid ?? null);
   const weightKg = CATEGORY_WEIGHT_KG[content.product.category.trim().toLowerCase()];
   const weight = (pointer: string) =>
     weightKg === undefined ? { value: placeholder(`${pointer}/value`, 0), unit: "unit:kilogram" } : { value: weightKg, unit: "unit:kilogram" };
@@ -68,8 +71,9 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
       specVersion: CATENA_X_SPEC_VERSION,
     },
     identification: {
-      serialInformation: [{ key: "partInstanceId", value: product.serial ?? product.uid }],
-      ...(product.lot ? { batchInformation: [{ key: "batchId", value: product.lot }] } : {}),
+      // Only an item is a part instance; an item's batch is its own lot, else the lot (or UID) of its batch passport.
+      ...(lineage.granularity === "item" ? { serialInformation: [{ key: "partInstanceId", value: product.serial ?? product.uid }] } : {}),
+      ...(batchId ? { batchInformation: [{ key: "batchId", value: batchId }] } : {}),
       partTypeInformation: { manufacturerPartId: content.product.sku, nameAtManufacturer: content.product.name },
       partClassification: [{ standard: "Passport Registry garment category", id: content.product.category }],
       productImages: [],
@@ -134,6 +138,8 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
       { header: "Anchored passport record (JSON)", category: "Link to Databases or Systems", contentType: "URL", content: record.links.dpp_url },
       { header: "UNTP Digital Product Passport credential", category: "Link to Databases or Systems", contentType: "URL", content: credentialUrl(config, product.uid) },
       { header: "Certificate page", category: "Certifications and Compliance", contentType: "URL", content: record.links.certificate_url },
+      ...(lineage.model ? [{ header: `Model passport ${lineage.model.uid}`.slice(0, 100), category: "Link to Databases or Systems", contentType: "URL", content: lineage.model.dpp_url }] : []),
+      ...(lineage.batch ? [{ header: `Batch passport ${lineage.batch.uid}`.slice(0, 100), category: "Link to Databases or Systems", contentType: "URL", content: lineage.batch.dpp_url }] : []),
       ...record.supply_chain_events.map((event) => ({
         header: `Supply-chain step ${event.stage} (on-chain transaction)`.slice(0, 100),
         category: "Supply Chain Information",
@@ -170,7 +176,7 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
       },
     },
   };
-  document.additionalData = [chainAnchorData(input), placeholderData(placeholders)];
+  document.additionalData = [chainAnchorData(input), lineageData(lineage, content.passport?.id ?? null), placeholderData(placeholders)];
   return document;
 }
 
@@ -191,6 +197,44 @@ function chainAnchorData(input: CredentialInput): Json {
       ...text("dataHash", "content hash held on chain", blockchain.data_hash ?? input.passport.product.passport_data_hash),
       ...text("transactionHash", "mint transaction", blockchain.tx_hash),
       ...text("explorerURL", "the transaction on a block explorer", blockchain.explorer_url),
+    ],
+  };
+}
+
+/**
+ * The passport's granularity (model, batch or item) and the model and batch passports it was made from, which the
+ * model has no block for: each with its persistent id, its record, the data hash of the version this one is pinned
+ * to, and the fields taken from it.
+ */
+function lineageData(lineage: RecordLineage, dppId: string | null): Json {
+  const text = (label: string, description: string, data: string) => ({ label, description, type: { dataType: "xsd:string" }, data });
+  const parent = (level: "model" | "batch", link: ParentLink | null): Json[] => {
+    if (!link) return [];
+    const fields = lineage.inherited.filter((entry) => entry.from === level).map((entry) => entry.field);
+    return [
+      {
+        label: level,
+        description: `the ${level} passport this one was made from`,
+        type: { dataType: "object" },
+        children: [
+          text("digitalProductPassportId", "its persistent passport id", link.dpp_id),
+          text("uid", "its Passport Registry UID", link.uid),
+          text("passportRecord", "its anchored passport record", link.dpp_url),
+          text("pinnedDataHash", "the data hash of its version this passport was made from", link.pinned_data_hash),
+          ...(fields.length > 0 ? [text("inheritedFields", "the fields of this passport's content taken from it, comma-separated", fields.join(","))] : []),
+        ],
+      },
+    ];
+  };
+  return {
+    label: "lineage",
+    description: "The level this passport covers (model: every item of a style; batch: every item of a production lot; item: one item) and the passports it was made from.",
+    type: { dataType: "object" },
+    children: [
+      text("granularity", "model, batch or item", lineage.granularity),
+      ...(dppId ? [text("digitalProductPassportId", "this passport's persistent id (EN 18219)", dppId)] : []),
+      ...parent("model", lineage.model),
+      ...parent("batch", lineage.batch),
     ],
   };
 }

@@ -12,12 +12,20 @@ export const UNTP_DPP_CONTEXT = "https://test.uncefact.org/vocabulary/untp/dpp/0
  * the same on every deployment, so a verifier can pin it once. A published version never changes: a new term is a new
  * version file in registry-context/ (its README says how). docs/interop.md says how the URL resolves.
  */
-export const REGISTRY_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v1.jsonld";
+export const REGISTRY_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v2.jsonld";
 /** Where the vocabulary IRIs of the context's terms live (unversioned: a term keeps its IRI across versions). */
 export const REGISTRY_VOCAB = "https://w3id.org/passport-registry/vocab#";
 
-/** Each published version of the context: the path the service serves it at (the URL's own path) and its file. */
-export const REGISTRY_CONTEXTS = [{ path: new URL(REGISTRY_CONTEXT_URL).pathname, file: "v1.jsonld" }] as const;
+const REGISTRY_CONTEXT_BASE = "https://w3id.org/passport-registry/contexts/";
+
+/**
+ * Each published version of the context: its URL, the path the service serves it at (the URL's own path) and its
+ * file. v2 adds the passport's persistent id and its links to its model and batch passports (issue 25).
+ */
+export const REGISTRY_CONTEXTS = (["v1.jsonld", "v2.jsonld"] as const).map((file) => {
+  const url = `${REGISTRY_CONTEXT_BASE}${file}`;
+  return { url, path: new URL(url).pathname, file };
+});
 
 /** A published version's bytes, as committed in registry-context/; read once. */
 const published = new Map<string, Buffer>();
@@ -91,7 +99,7 @@ export function offlineDocumentLoader(): (url: string) => Promise<RemoteDocument
   const documents = new Map<string, () => unknown>([
     [VC_V2_CONTEXT, () => vendoredJson("credentials-v2.jsonld")],
     [UNTP_DPP_CONTEXT, () => vendoredJson("untp-dpp-0.6.0-context.jsonld")],
-    [REGISTRY_CONTEXT_URL, () => JSON.parse(registryContextBytes("v1.jsonld").toString("utf8")) as unknown],
+    ...REGISTRY_CONTEXTS.map(({ url, file }) => [url, () => JSON.parse(registryContextBytes(file).toString("utf8")) as unknown] as const),
   ]);
   return async (url) => {
     const document = documents.get(url);

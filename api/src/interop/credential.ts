@@ -12,7 +12,7 @@ import type { IndexerState } from "../onchain/indexer-state.repo";
 import { fromViews } from "../onchain/views";
 import type { Certification } from "../passports/content";
 import { publicPassport, type PublicPassport } from "../passports/public-passport";
-import { buildPublicRecord, type PublicRecord } from "../passports/public-record";
+import { buildPublicRecord, type ParentLink, type PublicRecord, type RecordLineage } from "../passports/public-record";
 import { CERTIFICATION_STANDARDS, conformityTopicOf } from "./certifications";
 import { REGISTRY_CONTEXT_URL, REGISTRY_VOCAB, UNTP_DPP_CONTEXT, VC_V2_CONTEXT } from "./contexts";
 import { credentialSigningKey } from "./signing-key";
@@ -100,6 +100,9 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
   const brand = brandAddressOf(product);
   const digitalLink = productDigitalLink(config, product);
   const mintedAt = passport.indexed?.mintedAt ?? product.passport_minted_at ?? new Date(0);
+  const { lineage } = record;
+  // The item's own lot, else the lot of the batch it belongs to; a batch passport's is its own.
+  const batchNumber = product.lot ?? lineage.batch?.lot ?? null;
 
   return {
     "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, REGISTRY_CONTEXT_URL],
@@ -120,8 +123,9 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
         ...(product.gtin
           ? { registeredId: product.gtin, idScheme: { type: ["IdentifierScheme"], id: "https://id.gs1.org/01/", name: "Global Trade Item Number (GTIN)" } }
           : { registeredId: uid, idScheme: { type: ["IdentifierScheme"], id: `${config.publicBaseUrl}/api/dpp/`, name: "Passport Registry product UID" } }),
-        serialNumber: product.serial ?? uid,
-        ...(product.lot ? { batchNumber: product.lot } : {}),
+        // A model or batch passport covers many items: only an item has a serial number.
+        ...(lineage.granularity === "item" ? { serialNumber: product.serial ?? uid } : {}),
+        ...(batchNumber ? { batchNumber } : {}),
         garmentCategory: content.product.category,
         ...(content.product.fabric_type ? { fabricType: content.product.fabric_type } : {}),
         careInstructions: content.care_instructions,
@@ -129,6 +133,10 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
           link(record.links.scan_url, "Passport page", "https://gs1.org/voc/pip"),
           link(record.links.certificate_url, "Certificate page", "https://gs1.org/voc/certificationInfo"),
           link(certificatePdfUrl(config, uid, brand), "Certificate (PDF)", "https://gs1.org/voc/certificationInfo"),
+          // For a reader of UNTP's terms alone: the passports this one was made from (modelPassport and batchPassport
+          // below say the same with their persistent ids, pinned versions and inherited fields).
+          ...(lineage.model ? [link(lineage.model.dpp_url, `Model passport ${lineage.model.uid}`, `${REGISTRY_VOCAB}ModelPassport`)] : []),
+          ...(lineage.batch ? [link(lineage.batch.dpp_url, `Batch passport ${lineage.batch.uid}`, `${REGISTRY_VOCAB}BatchPassport`)] : []),
         ],
         producedByParty: { id: brandProfileUrl(config, brand), name: content.brand.name },
         ...(content.manufacturer
@@ -143,7 +151,10 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
         // ZZ is how the record says nobody gave a country (ISO 3166 user-assigned "unknown"): left out here.
         ...(content.country_of_manufacture && content.country_of_manufacture !== "ZZ" ? { countryOfProduction: content.country_of_manufacture } : {}),
       },
-      granularityLevel: "item",
+      granularityLevel: lineage.granularity,
+      ...(content.passport ? { digitalProductPassportId: content.passport.id } : {}),
+      ...(lineage.model ? { modelPassport: parentPassport(lineage.model, lineage, "model") } : {}),
+      ...(lineage.batch ? { batchPassport: parentPassport(lineage.batch, lineage, "batch") } : {}),
       conformityClaim: [
         ...content.certifications.map((certification, index) => productClaim(id, certification, index)),
         ...input.factoryCertifications.map((code) => factoryClaim(id, code, content.manufacturer?.name ?? "the maker", input.factoryVerified)),
@@ -194,6 +205,22 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
         ...(record.blockchain.explorer_url ? { explorerURL: record.blockchain.explorer_url } : {}),
       },
     },
+  };
+}
+
+/**
+ * A model or batch passport this one was made from: its subject (its passport record's address, as its own
+ * credential names it), its persistent id, the data hash of the version this one is pinned to, and the fields of
+ * this passport's content taken from it.
+ */
+function parentPassport(parent: ParentLink, lineage: RecordLineage, level: "model" | "batch") {
+  const fields = lineage.inherited.filter((entry) => entry.from === level).map((entry) => entry.field);
+  return {
+    id: parent.dpp_url,
+    digitalProductPassportId: parent.dpp_id,
+    ...(parent.name ? { name: parent.name } : {}),
+    dataHash: parent.pinned_data_hash,
+    ...(fields.length > 0 ? { inheritedFields: fields } : {}),
   };
 }
 

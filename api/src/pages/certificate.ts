@@ -6,7 +6,7 @@ import { html, SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
 import type { PublicRecord } from "../passports/public-record";
 import { machineReadableCard, machineReadableHead, type MachineLinks } from "./machine-readable";
-import { attributionWords, formatTime, passportWarnings } from "./scan";
+import { attributionWords, formatTime, inheritedMark, LINEAGE_CSS, passportWarnings, showsLineage } from "./scan";
 
 export type CertificateInput = {
   record: PublicRecord;
@@ -23,6 +23,17 @@ export type CertificateInput = {
   productName?: string;
   machine?: MachineLinks;
 };
+
+/** The model and batch passports this one was made from, as links: "<name> · passport <uid>". */
+function lineageFacts(record: PublicRecord, lang: Lang): SafeHtml {
+  const t = messagesFor(lang);
+  const { model, batch } = record.lineage;
+  const row = (label: string, parent: NonNullable<typeof model>, shown: string) =>
+    html`<dt>${label}</dt><dd><a href="/scan/${encodeURIComponent(parent.uid)}">${shown} · <span class="uid">${t.linkedPassport(parent.uid)}</span></a>${
+      parent.pinned_is_current === false ? html` <span class="muted">(${t.changedSince})</span>` : ""
+    }</dd>`;
+  return html`${model ? row(t.model, model, model.name ?? model.uid) : ""}${batch ? row(t.batch, batch, batch.lot ?? batch.name ?? batch.uid) : ""}`;
+}
 
 function issuedFacts(input: CertificateInput, lang: Lang): SafeHtml {
   const t = messagesFor(lang);
@@ -92,11 +103,15 @@ ${passportWarnings(record, lang)}
 <h1>${name}</h1>
 <dl class="facts">
 <dt>${t.brand}</dt><dd>${brand.name}</dd>
-<dt>${t.category}</dt><dd>${product.category}</dd>
-<dt>${t.sku}</dt><dd class="mono">${product.sku}</dd>
+<dt>${t.category}</dt><dd>${product.category}${inheritedMark(record, ["product.category"], lang)}</dd>
+<dt>${t.sku}</dt><dd><span class="mono">${product.sku}</span>${inheritedMark(record, ["product.sku"], lang)}</dd>
 ${record.manufacturer ? html`<dt>${t.manufacturer}</dt><dd>${record.manufacturer.name} · ${attributionWords(record.manufacturer, lang)}</dd>` : ""}
 <dt>${t.passport}</dt><dd class="mono"><a href="/scan/${encodeURIComponent(record.uid)}">${record.uid}</a></dd>
+${lineageFacts(record, lang)}
 </dl>
+${record.lineage.granularity === "model" ? html`<p class="muted">${t.modelPassportCovers}</p>` : ""}${
+  record.lineage.granularity === "batch" ? html`<p class="muted">${t.batchPassportCovers(product.lot ?? null)}</p>` : ""
+}
 </section>
 ${
   issued
@@ -116,6 +131,7 @@ ${dppFooter(brand, lang)}`;
     body,
     brand,
     lang,
+    ...(showsLineage(record) ? { extraCss: LINEAGE_CSS } : {}),
     head: html`${openGraph({
       title,
       description: issued ? t.certificateDescription(name, brand.name) : t.certificatePendingDescription(name, brand.name),

@@ -58,21 +58,72 @@ export function passportWarnings(record: PublicRecord, lang: Lang = DEFAULT_LANG
   return html`${warnings}`;
 }
 
-export function carbonCard(rating: string, kg: number, lang: Lang = DEFAULT_LANG): SafeHtml {
+/** `from`: the discreet mark of a figure taken from the model or the batch (inheritedMark). */
+export function carbonCard(rating: string, kg: number, lang: Lang = DEFAULT_LANG, from?: SafeHtml): SafeHtml {
   const t = messagesFor(lang);
   const letter = ratingOf(rating, kg);
   return html`<section class="card carbon" aria-label="${t.carbonFootprint}">
 <div class="disc r${letter}" aria-hidden="true">${letter}</div>
-<div><p class="label">${t.carbonLabels[letter]} <span class="chip">${t.ratingChip(letter)}</span></p>
+<div><p class="label">${t.carbonLabels[letter]} <span class="chip">${t.ratingChip(letter)}</span>${from ?? ""}</p>
 <p class="kg">${formatKg(kg)}</p>
 <p class="muted">${t.carbonNote(letter, t.carbonBounds[letter])}</p></div>
 </section>`;
 }
 
+/**
+ * " from the model" (or the batch), small and muted, after a value this passport took from its model or batch
+ * passport; nothing for a value of its own. `fields`: the content fields the value shows, as `inherited` names them
+ * (`care_instructions`, `product.description`); a field inside one of them, or one holding it, counts too.
+ */
+export function inheritedMark(record: PublicRecord, fields: string[], lang: Lang = DEFAULT_LANG): SafeHtml {
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}.`);
+  const entry = record.lineage.inherited.find((candidate) => fields.some((field) => within(candidate.field, field) || within(field, candidate.field)));
+  return entry ? html` <span class="from">${messagesFor(lang).inheritedFrom[entry.from]}</span>` : html``;
+}
+
+/** The link to a model or batch passport: "Model: <name> · passport <uid>", and a note when it changed since. */
+function parentLine(label: string, parent: NonNullable<PublicRecord["lineage"]["model"]>, shown: string, lang: Lang): SafeHtml {
+  const t = messagesFor(lang);
+  const changed = parent.pinned_is_current === false ? html` <span class="muted">(${t.changedSince})</span>` : "";
+  return html`<li>${label}: <a href="/scan/${encodeURIComponent(parent.uid)}">${shown} · <span class="uid">${t.linkedPassport(parent.uid)}</span></a>${changed}</li>`;
+}
+
+/**
+ * What this passport covers and what it was made from: for an item, its model and batch passports; for a model or a
+ * batch, what a passport of that level stands for (and a batch's model). Nothing for an item without links.
+ */
+export function lineageCard(record: PublicRecord, lang: Lang = DEFAULT_LANG): SafeHtml {
+  const t = messagesFor(lang);
+  const { granularity, model, batch } = record.lineage;
+  if (!showsLineage(record)) return html``;
+  const covers =
+    granularity === "model" ? html`<p>${t.modelPassportCovers}</p>` : granularity === "batch" ? html`<p>${t.batchPassportCovers(record.content.product.lot ?? null)}</p>` : "";
+  const links = [
+    ...(model ? [parentLine(t.model, model, model.name ?? model.uid, lang)] : []),
+    ...(batch ? [parentLine(t.batch, batch, batch.lot ?? batch.name ?? batch.uid, lang)] : []),
+  ];
+  return html`<section class="card lineage" aria-label="${t.lineage}">${covers}${links.length > 0 ? html`<ul class="plain">${links}</ul>` : ""}</section>`;
+}
+
+/**
+ * The inherited-value mark is a word, not a badge (and not in the heading's capitals), so it never competes with the
+ * value it qualifies; a linked passport's UID does not break at its hyphen.
+ */
+export const LINEAGE_CSS = `
+.from{color:#57606a;font-size:13px;font-weight:400;font-style:italic;text-transform:none;letter-spacing:0}
+.lineage p{margin:0 0 6px}
+.lineage li{margin:4px 0}
+.uid{white-space:nowrap}`;
+
+/** Whether the pages have anything to say of the passport's level or links (an item without links: nothing). */
+export function showsLineage(record: PublicRecord): boolean {
+  return record.lineage.granularity !== "item" || record.lineage.model !== null || record.lineage.batch !== null;
+}
+
 function fibreCard(record: PublicRecord, lang: Lang): SafeHtml {
   const shares = record.content.fiber_composition;
   if (shares.length === 0) return html``;
-  return html`<section class="card"><h2>${messagesFor(lang).fibreComposition}</h2><ul class="plain">${shares.map(
+  return html`<section class="card"><h2>${messagesFor(lang).fibreComposition}${inheritedMark(record, ["fiber_composition"], lang)}</h2><ul class="plain">${shares.map(
     (s) => html`<li><div class="fibre"><span>${fibreName(s.fiber, lang)}</span><span>${s.percent}%</span></div><progress max="100" value="${s.percent}">${s.percent}%</progress></li>`,
   )}</ul></section>`;
 }
@@ -80,7 +131,7 @@ function fibreCard(record: PublicRecord, lang: Lang): SafeHtml {
 function certificationsCard(record: PublicRecord, lang: Lang): SafeHtml {
   const t = messagesFor(lang);
   const certs = record.content.certifications;
-  return html`<section class="card"><h2>${t.certifications}</h2>${
+  return html`<section class="card"><h2>${t.certifications}${inheritedMark(record, ["certifications"], lang)}</h2>${
     certs.length === 0
       ? html`<p class="muted">${t.noCertifications}</p>`
       : html`<ul class="plain">${certs.map(
@@ -103,7 +154,7 @@ function manufacturerCard(record: PublicRecord, lang: Lang): SafeHtml {
   if (!maker) return html`<section class="card"><h2>${t.manufacturer}</h2><p class="muted">${t.notDeclaredYet}</p></section>`;
   // The registry's verdict on a factory says nothing about a product that factory never confirmed: not shown then.
   const confirmed = maker.attribution === "confirmed_by_factory";
-  return html`<section class="card"><h2>${t.manufacturer}</h2><dl class="facts">
+  return html`<section class="card"><h2>${t.manufacturer}${inheritedMark(record, ["manufacturer", "country_of_manufacture"], lang)}</h2><dl class="facts">
 <dt>${t.factory}</dt><dd>${maker.name}</dd>
 <dt>${t.location}</dt><dd>${[maker.city, maker.country].filter(Boolean).join(", ")}</dd>
 <dt>${t.attribution}</dt><dd>${confirmed ? attributionWords(maker, lang) : html`<span class="muted">${attributionWords(maker, lang)}</span>`}</dd>
@@ -124,7 +175,7 @@ function timelineCard(record: PublicRecord, lang: Lang): SafeHtml {
 function careCard(record: PublicRecord, lang: Lang): SafeHtml {
   const care = careText(record.content, lang).trim();
   if (!care) return html``;
-  return html`<section class="card"><h2>${messagesFor(lang).careInstructions}</h2><p>${care}</p></section>`;
+  return html`<section class="card"><h2>${messagesFor(lang).careInstructions}${inheritedMark(record, ["care_instructions"], lang)}</h2><p>${care}</p></section>`;
 }
 
 /** Only http(s) links reach an href: a stored evidence URL is checked at registration, this keeps it that way. */
@@ -186,9 +237,10 @@ export function scanPage(input: {
 ${input.tap ? tapCard(input.tap, brand.name, lang) : ""}
 ${passportWarnings(record, lang)}
 <section class="card"><p class="eyebrow category">${categoryName(product.category, lang)}</p><h1>${name}</h1>${verificationBadge(record, lang)}
-${description ? html`<p>${description}</p>` : ""}</section>
+${description ? html`<p>${description}${inheritedMark(record, ["product.description"], lang)}</p>` : ""}</section>
+${lineageCard(record, lang)}
 ${input.purchase ? purchaseSection(input.purchase, lang) : ""}
-${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang)}
+${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang, inheritedMark(record, ["carbon"], lang))}
 ${fibreCard(record, lang)}
 ${certificationsCard(record, lang)}
 ${manufacturerCard(record, lang)}
@@ -202,7 +254,7 @@ ${careCard(record, lang)}
 ${input.machine ? machineReadableCard(input.machine, lang) : ""}
 </main>
 ${dppFooter(brand, lang)}`;
-  const extraCss = (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "");
+  const extraCss = (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "") + (showsLineage(record) ? LINEAGE_CSS : "");
   const letter = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
   return renderPage({
     title,

@@ -7,6 +7,7 @@ import { fromViews } from "../onchain/views";
 import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "./content";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
 import { findFactories, findFactory } from "../factories/factories.repo";
+import { findParentPassports, type ParentPassportRow } from "./lineage.repo";
 
 export type PublicPassport = {
   product: ProductRow;
@@ -25,6 +26,8 @@ export type PublicPassport = {
   makerConfirmed: boolean;
   factoryNames: Map<number, { name: string | null; city: string | null; country: string | null }>;
   contractAddress: string | null;
+  /** The model and batch passports `content.passport` links to, as they are now (empty when it links none). */
+  parents: ParentPassportRow[];
 };
 
 /**
@@ -37,11 +40,13 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
   const schema = deps.config.onchainSchema;
   const content = passportContentFor(product);
   const tokenId = tokenIdOf(product.uid);
-  const [indexed, indexer, events, factory] = await Promise.all([
+  const parentIds = [content.passport?.model?.id, content.passport?.batch?.id].filter((id): id is string => id !== undefined);
+  const [indexed, indexer, events, factory, parents] = await Promise.all([
     fromViews(() => findIndexedPassport(deps.db, schema, tokenId)).catch(() => undefined),
     state ?? indexerState(deps.db, schema).catch(() => undefined),
     fromViews(() => listSupplyChainEvents(deps.db, schema, tokenId)).catch(() => []),
     product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
+    findParentPassports(deps.db, product.brand_id, parentIds),
   ]);
   // The factories of the supply chain besides the manufacturer, in one query however many there are.
   const eventFactoryIds = [...new Set(events.map((e) => e.factoryId))];
@@ -65,6 +70,7 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
     makerConfirmed: makerConfirmed(product, events),
     factoryNames,
     contractAddress: product.passport_contract ?? deployedPassportAddress(deps),
+    parents,
   };
 }
 

@@ -6,6 +6,8 @@ import type { Config } from "../config";
 import { PASSPORT_STATUSES, STAGES } from "./stages";
 import { brandAddressOf, productLinks } from "../links";
 import type { PublicPassport } from "./public-passport";
+import type { Granularity, ParentRef } from "./content";
+import type { ParentPassportRow } from "./lineage.repo";
 
 export function buildPublicRecord(config: Config, passport: PublicPassport) {
   const { product, content, indexed } = passport;
@@ -67,6 +69,70 @@ export function buildPublicRecord(config: Config, passport: PublicPassport) {
       nfc_tag_hash: indexed?.tagHash ?? null,
     },
     links: productLinks(config, product.uid, brandAddressOf(product)),
+    lineage: lineageOf(config, passport),
+  };
+}
+
+/** The level a passport covers, and the model and batch passports it was made from, resolved as they are now. */
+export type RecordLineage = {
+  granularity: Granularity;
+  model: ParentLink | null;
+  batch: ParentLink | null;
+  /** The fields of `content` this passport took from its model or batch, by field name. */
+  inherited: Array<{ field: string; from: "model" | "batch"; uid: string }>;
+};
+
+/** A linked passport: its ids and addresses, and whether the version this one is pinned to is still its current one. */
+export type ParentLink = {
+  dpp_id: string;
+  uid: string;
+  /** Null when the linked passport is no longer in the registry (the ids and the pinned hash stay anchored here). */
+  name: string | null;
+  lot: string | null;
+  dpp_url: string;
+  scan_url: string;
+  pinned_data_hash: string;
+  current_data_hash: string | null;
+  /** Null when the linked passport has no anchored version to compare with. */
+  pinned_is_current: boolean | null;
+};
+
+/**
+ * Outside `content`, as the links it holds (anchored in `content.passport`) are resolved now: a model's name or its
+ * current version can change after the item was made, and the item stays pinned to the version it was made from.
+ * Passports of content versions 1 and 2 are items without links.
+ */
+function lineageOf(config: Config, passport: PublicPassport): RecordLineage {
+  const identity = passport.content.passport;
+  const brand = brandAddressOf(passport.product);
+  const link = (ref: ParentRef | undefined): ParentLink | null => {
+    if (!ref) return null;
+    const row: ParentPassportRow | undefined = passport.parents.find((parent) => parent.dpp_id === ref.id);
+    const current = row?.current_data_hash ?? null;
+    const { dpp_url, scan_url } = productLinks(config, ref.uid, brand);
+    return {
+      dpp_id: ref.id,
+      uid: ref.uid,
+      name: row?.name ?? null,
+      lot: row?.lot ?? null,
+      dpp_url,
+      scan_url,
+      pinned_data_hash: ref.data_hash,
+      current_data_hash: current,
+      pinned_is_current: current === null ? null : current.toLowerCase() === ref.data_hash.toLowerCase(),
+    };
+  };
+  const inherited = Object.entries(identity?.inherited ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([field, from]) => {
+      const source = identity?.[from];
+      return source ? [{ field, from, uid: source.uid }] : [];
+    });
+  return {
+    granularity: identity?.granularity ?? passport.product.granularity ?? "item",
+    model: link(identity?.model),
+    batch: link(identity?.batch),
+    inherited,
   };
 }
 

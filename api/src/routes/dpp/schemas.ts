@@ -149,10 +149,51 @@ const contentSchema: JsonSchema = {
   },
 };
 
+/** A model or batch passport the record links to, resolved now (passports/public-record.ts: ParentLink). */
+const parentLinkSchema: JsonSchema = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  required: ["dpp_id", "uid", "name", "lot", "dpp_url", "scan_url", "pinned_data_hash", "current_data_hash", "pinned_is_current"],
+  properties: {
+    dpp_id: { type: "string", description: "its persistent passport id (digitalProductPassportId)" },
+    uid: { type: "string" },
+    name: { ...nullable("string"), description: "its product name now; null when it is no longer in the registry" },
+    lot: { ...nullable("string"), description: "its lot number (AI 10), where it has one" },
+    dpp_url: { type: "string", format: "uri" },
+    scan_url: { type: "string", format: "uri" },
+    pinned_data_hash: { ...hash, description: "the data hash of its version this passport was made from (anchored in content.passport)" },
+    current_data_hash: { ...nullableHash, description: "the data hash of its current anchored version" },
+    pinned_is_current: { type: ["boolean", "null"], description: "whether the pinned version is still its current one; null before it is anchored" },
+  },
+};
+
+/** Outside `content`: the links of `content.passport`, resolved. */
+const lineageSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "the level this passport covers and the model and batch passports it was made from, resolved now",
+  required: ["granularity", "model", "batch", "inherited"],
+  properties: {
+    granularity: { enum: ["model", "batch", "item"] },
+    model: parentLinkSchema,
+    batch: parentLinkSchema,
+    inherited: {
+      type: "array",
+      description: "the fields of `content` taken from the model or the batch, by field name",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["field", "from", "uid"],
+        properties: { field: { type: "string" }, from: { enum: ["model", "batch"] }, uid: { type: "string", description: "the UID of the passport it came from" } },
+      },
+    },
+  },
+};
+
 export const publicRecordSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["uid", "content", "manufacturer", "supply_chain_events", "blockchain", "links"],
+  required: ["uid", "content", "manufacturer", "supply_chain_events", "blockchain", "links", "lineage"],
   properties: {
     uid: { type: "string" },
     content: contentSchema,
@@ -218,6 +259,7 @@ export const publicRecordSchema: JsonSchema = {
       },
     },
     links: linksSchema,
+    lineage: lineageSchema,
   },
 };
 
@@ -277,4 +319,5 @@ export const PUBLIC_RECORD_EXAMPLE = {
     certificate_url: "http://127.0.0.1:3000/dpp-certificate/DEMO-7K3M9Q2X",
     scan_url: "http://127.0.0.1:3000/scan/DEMO-7K3M9Q2X",
   },
+  lineage: { granularity: "item", model: null, batch: null, inherited: [] },
 };

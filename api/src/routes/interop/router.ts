@@ -247,7 +247,7 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
       },
     }),
     // Each published version, byte for byte as committed: a verifier may have pinned those bytes, so they never change.
-    ...REGISTRY_CONTEXTS.map(({ path, file }) =>
+    ...REGISTRY_CONTEXTS.map(({ url, path, file }) =>
       defineRoute({
         method: "get",
         path,
@@ -256,7 +256,7 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         auth: "public",
         summary: "The JSON-LD context of the service's extension terms in credentials (chain anchor, carbon method)",
         description:
-          `The copy the service serves of ${REGISTRY_CONTEXT_URL.replace(/v1\.jsonld$/, file)}, the same bytes on every ` +
+          `The copy the service serves of ${url}, the same bytes on every ` +
           "deployment; a published version never changes (a new term is a new version).",
         responses: { "200": { description: "JSON-LD context", contentType: "application/ld+json", schema: jsonLdContextSchema } },
         handler: (ctx) => {
