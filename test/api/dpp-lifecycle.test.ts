@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes } from "ethers";
 import canonicalize from "canonicalize";
-import { createBrand } from "../../api/src/brands/service";
+import { createBrand, setBrandStatus } from "../../api/src/brands/service";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
@@ -215,6 +215,9 @@ describe("EN 18222 lifecycle API", () => {
     await expectResult(await call(undefined, "PATCH", `/dpps/${id(items[2])}`, { dppStatus: "inactive" }), 401, "MISSING_KEY");
     await expectResult(await call({ ...brand, key: "pr_live_wrong" }, "PATCH", `/dpps/${id(items[2])}`, { dppStatus: "inactive" }), 401, "INVALID_KEY");
     await expectResult(await call(other, "PATCH", `/dpps/${id(items[2])}`, { dppStatus: "inactive" }), 404, "NOT_FOUND");
+    await setBrandStatus(stack.api.db, other.slug, "suspended");
+    await expectResult(await call(other, "POST", "/dpps", { product: { sku: "X-1", name: "X", category: "t-shirt" } }), 403, "BRAND_INACTIVE");
+    await setBrandStatus(stack.api.db, other.slug, "active");
     await expectResult(await call(undefined, "GET", `/dpps/${encodeURIComponent("urn:uuid:00000000-0000-4000-8000-000000000000")}`), 404, "NOT_FOUND");
     await expectResult(await call(undefined, "GET", `/no-such-operation`), 404, "NOT_FOUND");
     await expectResult(await call(undefined, "GET", `/dpps/${id(items[2])}?representation=tiny`), 422, "VALIDATION_ERROR");
