@@ -1,0 +1,344 @@
+// `npm run bench:volume`: the read paths against a database at volume (1,000,000 products and 100,000 passports across
+// 100 brands of Zipf-like sizes): p50 and p99 at 50 connections for each, whether any of their statements plans a
+// sequential scan of a large table, and the database's size per passport.
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { createDb, type Knex } from "../../api/src/db/knex";
+import { dashboardClient } from "../../test/support/dashboard";
+import { figuresTable, positiveInteger, type LoadFigures } from "../lib/bench-load";
+import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
+import { indexerSchemaName } from "../lib/indexer";
+import { waitFor } from "../lib/processes";
+import { startStack, type Stack } from "../lib/stack";
+import { seedVolume, type SeededBrand } from "../lib/volume-seed";
+
+const SIZES = {
+  brands: positiveInteger("BENCH_BRANDS", 100),
+  products: positiveInteger("BENCH_PRODUCTS", 1_000_000),
+  passports: positiveInteger("BENCH_PASSPORTS", 100_000),
+};
+const CONNECTIONS = positiveInteger("BENCH_CONNECTIONS", 50);
+const DURATION_S = positiveInteger("BENCH_DURATION", 5);
+const WARMUP_S = positiveInteger("BENCH_WARMUP", 1);
+/** Distinct requests per target that read one record each (random UIDs, so the 1 s read cache rarely answers). */
+const SAMPLE = 20_000;
+/** A table with at least this many rows is large: a sequential scan of it on a read path is a finding. */
+const LARGE_TABLE_ROWS = 10_000;
+const GOAL = { p99Ms: 50 };
+
+/** One request: its URL (path) and headers. */
+type Request = [path: string, headers: Record<string, string> | null];
+type Target = { name: string; requests: Request[] };
+type Figures = LoadFigures & { failures: number };
+
+/**
+ * The load generator: autocannon in a worker thread of its own (so it shares no event loop with the API measured
+ * here), each request the next of the target's list from a random start.
+ */
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const autocannon = require(workerData.autocannon);
+const { base, requests, connections, seconds } = workerData;
+let i = Math.floor(Math.random() * requests.length);
+const setupRequest = (req) => {
+  const [path, headers] = requests[i++ % requests.length];
+  return { ...req, path, headers: { ...req.headers, ...(headers || {}) } };
+};
+autocannon({ url: base, connections, duration: seconds, requests: [{ setupRequest }] }, (error, raw) => {
+  if (error) throw error;
+  // Off the main thread autocannon hands back its histograms encoded; aggregated here as it would on the main thread.
+  const result = autocannon.aggregateResult([raw], { url: base, connections });
+  parentPort.postMessage({
+    requests: result.requests.total, seconds, perSecond: result.requests.total / seconds,
+    p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts,
+  });
+});
+`;
+
+function load(base: string, target: Target, seconds: number): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { autocannon: require.resolve("autocannon"), base, requests: target.requests, connections: CONNECTIONS, seconds },
+    });
+    worker.once("error", reject);
+    worker.once("message", (figures: Figures) => {
+      void worker.terminate();
+      resolve(figures);
+    });
+  });
+}
+
+const loadAverage = () => os.loadavg().map((n) => n.toFixed(2)).join(" ");
+
+/** Resolves once /readyz reports the indexer at the chain head: Ponder has built its tables, indexes and views. */
+async function indexerCaughtUp(stack: Stack): Promise<void> {
+  const head = await stack.wallet.wallet.provider!.getBlockNumber();
+  await waitFor(
+    "the indexer to reach the chain head",
+    async () => {
+      const body = (await (await fetch(`${stack.api.url}/readyz`)).json()) as { checks?: { indexer?: { indexed_block?: number } } };
+      return (body.checks?.indexer?.indexed_block ?? -1) >= head ? true : undefined;
+    },
+    120_000,
+    200,
+  );
+}
+
+/**
+ * Resolves once the API's pool is idle (at most one connection in use, by a background job, and nobody waiting): the
+ * requests a slow target left behind when its load stopped must not run into the next target's figures.
+ */
+async function settled(api: Stack["api"]): Promise<void> {
+  const pool = (api.db.client as { pool: { numUsed(): number; numPendingAcquires(): number } }).pool;
+  await waitFor("the API's requests to finish", async () => (pool.numUsed() <= 1 && pool.numPendingAcquires() === 0 ? true : undefined), 120_000, 50);
+}
+
+/** A page of a dashboard list, for `query`; `deep`: the middle page of what the first page says there is. */
+async function dashboardPages(base: string, cookie: string, name: string, query: string): Promise<Target[]> {
+  const headers = { Cookie: cookie };
+  const first = `/api/dashboard/products?per_page=25${query ? `&${query}` : ""}`;
+  const res = await fetch(base + first, { headers });
+  if (res.status !== 200) throw new Error(`${first} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  const { meta } = (await res.json()) as { meta: { total: number } };
+  const middle = Math.max(1, Math.ceil(meta.total / 25 / 2));
+  return [
+    { name: `${name}, first page`, requests: [[first, headers]] },
+    { name: `${name}, page ${middle.toLocaleString("en-US")} of ${Math.ceil(meta.total / 25).toLocaleString("en-US")}`, requests: [[`${first}&page=${middle}`, headers]] },
+  ];
+}
+
+async function targetsFor(stack: Stack, db: Knex, brands: SeededBrand[]): Promise<{ targets: Target[]; skipped: string[] }> {
+  const base = stack.api.url;
+  const largest = brands[0]!;
+  const keyOf = new Map(brands.map((b) => [b.slug, { Authorization: `Bearer ${b.key}`, "X-Service-Brand": b.slug }]));
+  const { cookie } = await dashboardClient(base, stack.api.db, largest.id, "viewer");
+  const targets: Target[] = [
+    ...(await dashboardPages(base, cookie, "dashboard list (largest brand)", "")),
+    // A broad word (one product in eight is a hoodie) and what a person looking for one product types: part of a SKU.
+    ...(await dashboardPages(base, cookie, "dashboard search q=hoodie", "q=hoodie")),
+    { name: "dashboard search q=0012345 (part of a SKU)", requests: [["/api/dashboard/products?per_page=25&q=0012345", { Cookie: cookie }]] },
+    ...(await dashboardPages(base, cookie, "dashboard filter status=verified", "status=verified")),
+    ...(await dashboardPages(base, cookie, "dashboard filter category=jeans", "category=jeans")),
+  ];
+
+  const products = await db.raw<{ rows: Array<{ uid: string; slug: string }> }>(
+    "SELECT p.uid, b.slug FROM app.products p JOIN app.brands b ON b.id = p.brand_id ORDER BY random() LIMIT ?",
+    [SAMPLE],
+  );
+  targets.push({ name: "GET /api/v1/products/{uid}", requests: products.rows.map((p) => [`/api/v1/products/${p.uid}`, keyOf.get(p.slug)!]) });
+  const passports = await db.raw<{ rows: Array<{ uid: string }> }>(
+    "SELECT p.uid FROM app.passports x JOIN app.products p ON p.id = x.product_id ORDER BY random() LIMIT ?",
+    [SAMPLE],
+  );
+  targets.push({ name: "GET /api/dpp/{uid}", requests: passports.rows.map((p) => [`/api/dpp/${p.uid}`, null]) });
+
+  // ---- EN 18222 read by product id: measured once the route exists (the lead is building it), skipped until then.
+  const skipped: string[] = [];
+  const lifecyclePath = "/api/dpp-lifecycle/v1/dppsByProductId/{productId}";
+  const openapi = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
+  if (openapi.paths && lifecyclePath in openapi.paths) {
+    const probe = await fetch(`${base}/api/dpp-lifecycle/v1/dppsByProductId/${encodeURIComponent(passports.rows[0]!.uid)}`);
+    if (probe.status === 200) {
+      targets.push({
+        name: "GET /api/dpp-lifecycle/v1/dppsByProductId/{productId}",
+        requests: passports.rows.map((p) => [`/api/dpp-lifecycle/v1/dppsByProductId/${encodeURIComponent(p.uid)}`, null]),
+      });
+    } else {
+      skipped.push(`${lifecyclePath}: present, but answers ${probe.status} for a passport's UID (${(await probe.text()).slice(0, 200)})`);
+    }
+  } else {
+    skipped.push(`${lifecyclePath}: not present`);
+  }
+  // ----
+
+  targets.push({ name: "GET /api/stats", requests: [["/api/stats", null]] });
+  targets.push({ name: "GET /api/v1/usage (every brand)", requests: brands.map((b) => ["/api/v1/usage", keyOf.get(b.slug)!]) });
+  const deliveries = `/api/v1/webhooks/${largest.webhookId}/deliveries`;
+  const middle = await db.raw<{ rows: Array<{ id: string }> }>(
+    `SELECT id FROM app.webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, id DESC
+     OFFSET (SELECT count(*) / 2 FROM app.webhook_deliveries WHERE endpoint_id = ?) LIMIT 1`,
+    [largest.webhookId, largest.webhookId],
+  );
+  const key = keyOf.get(largest.slug)!;
+  targets.push({ name: "webhook delivery log (largest brand), first page", requests: [[deliveries, key]] });
+  targets.push({ name: "webhook delivery log (largest brand), middle (?before=)", requests: [[`${deliveries}?before=${middle.rows[0]!.id}`, key]] });
+  return { targets, skipped };
+}
+
+type Statement = { sql: string; bindings: unknown[] };
+type PlanNode = { "Node Type": string; "Relation Name"?: string; Schema?: string; Plans?: PlanNode[] };
+
+/**
+ * The statements one request runs, from knex's query events on the API's own pool. The API's background jobs use the
+ * same pool: statements also seen while nothing was requested (`background`) are left out.
+ */
+async function statementsOf(api: Stack["api"], request: Request, background: Set<string>): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const listener = (query: { sql: string; bindings?: unknown[] }) => seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  api.db.on("query", listener);
+  try {
+    const res = await fetch(api.url + request[0], { headers: request[1] ?? undefined });
+    await res.arrayBuffer();
+  } finally {
+    api.db.off("query", listener);
+  }
+  return seen.filter((s) => !background.has(s.sql));
+}
+
+async function backgroundStatements(api: Stack["api"], ms: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const listener = (query: { sql: string }) => seen.add(query.sql);
+  api.db.on("query", listener);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  api.db.off("query", listener);
+  return seen;
+}
+
+/** knex hands pg `?` placeholders (and `??` identifiers) over as $n; a statement from its events may have either. */
+function native(db: Knex, statement: Statement): { sql: string; bindings: unknown[] } {
+  if (/\$\d/.test(statement.sql) || statement.bindings.length === 0) return { sql: statement.sql, bindings: statement.bindings };
+  const { sql, bindings } = db.raw(statement.sql, statement.bindings as Knex.RawBinding[]).toSQL().toNative();
+  return { sql, bindings: [...bindings] };
+}
+
+/** Statements that write or call a function that does: planned, never run (EXPLAIN without ANALYZE). */
+const WRITES = /\b(?:insert|update|delete|meter_call|lease_calls|release_calls|set_config|pg_notify|nextval|for update)\b/i;
+
+/**
+ * What the plans of `statements` say: sequential scans of large tables ("schema.table (rows)", each once), and the
+ * milliseconds the reads among them take on an idle database (planning and execution, EXPLAIN ANALYZE), a figure
+ * of the database's own cost that the machine's load changes much less than latency under load.
+ */
+async function planFindings(
+  client: pg.Client,
+  db: Knex,
+  statements: Statement[],
+  rowsOf: Map<string, number>,
+): Promise<{ explained: number; scans: string[]; readMs: number }> {
+  const scans = new Set<string>();
+  let explained = 0;
+  let readMs = 0;
+  for (const statement of statements) {
+    if (!/^\s*(?:select|with|insert|update|delete)\b/i.test(statement.sql)) continue;
+    const { sql, bindings } = native(db, statement);
+    const analyse = !WRITES.test(sql);
+    const { rows } = await client.query<{ "QUERY PLAN": Array<{ Plan: PlanNode; "Planning Time"?: number; "Execution Time"?: number }> }>(
+      `EXPLAIN (FORMAT JSON, VERBOSE${analyse ? ", ANALYZE" : ""}) ${sql}`,
+      bindings,
+    );
+    explained += 1;
+    const plan = rows[0]!["QUERY PLAN"][0]!;
+    readMs += (plan["Planning Time"] ?? 0) + (plan["Execution Time"] ?? 0);
+    const walk = (node: PlanNode) => {
+      if (node["Node Type"] === "Seq Scan" && node["Relation Name"]) {
+        const name = `${node.Schema}.${node["Relation Name"]}`;
+        if ((rowsOf.get(name) ?? 0) >= LARGE_TABLE_ROWS) scans.add(`${name} (${Math.round(rowsOf.get(name)!).toLocaleString("en-US")} rows)`);
+      }
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(plan.Plan);
+  }
+  return { explained, scans: [...scans], readMs };
+}
+
+async function main(): Promise<void> {
+  await inBenchWorkspace("bench-volume-", async ({ postgres, stopLater }) => {
+    const started = performance.now();
+    console.log(`starting Postgres, chain, indexer and API… (load average ${loadAverage()})`);
+    const databaseUrl = await postgres();
+    // A block a second, as `npm start` mines: each new block makes the indexed reads render again, as in production.
+    const stack = await startStack(databaseUrl, { blockIntervalMs: 1000, pollingIntervalMs: 1000 });
+    stopLater(stack.stop);
+    await indexerCaughtUp(stack);
+
+    const db = createDb(databaseUrl, 1);
+    stopLater(() => db.destroy());
+    console.log(`seeding ${SIZES.products.toLocaleString("en-US")} products and ${SIZES.passports.toLocaleString("en-US")} passports across ${SIZES.brands} brands…`);
+    const seed = await seedVolume(
+      db,
+      {
+        ponderSchema: indexerSchemaName(stack.chain.chainId, stack.deployment.contracts.ProductPassport.blockHash),
+        chainId: stack.chain.chainId,
+        passportContract: stack.deployment.contracts.ProductPassport.address,
+      },
+      SIZES,
+      (line) => console.log(line),
+    );
+    const seedSeconds = Object.values(seed.seconds).reduce((a, b) => a + b, 0);
+    console.log(`  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seed.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")})`);
+
+    const { targets, skipped } = await targetsFor(stack, db, seed.brands);
+    for (const target of targets) {
+      const [path, headers] = target.requests[0]!;
+      const res = await fetch(stack.api.url + path, { headers: headers ?? undefined });
+      if (res.status !== 200) throw new Error(`${target.name} answers ${res.status}, not 200: ${(await res.text()).slice(0, 300)}`);
+    }
+
+    // Query plans first, with no load: the statements of one fresh request of each target, each EXPLAINed.
+    const sizes = await db.raw<{ rows: Array<{ name: string; rows: number }> }>(
+      `SELECT n.nspname || '.' || c.relname AS name, c.reltuples::float8 AS rows FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r'`,
+    );
+    const rowsOf = new Map(sizes.rows.map((r) => [r.name, Number(r.rows)]));
+    const background = await backgroundStatements(stack.api, 3000);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const plans = new Map<string, { statements: number; explained: number; scans: string[]; readMs: number }>();
+    try {
+      for (const target of targets) {
+        const request = target.requests[Math.floor(target.requests.length / 2)]!;
+        const statements = await statementsOf(stack.api, request, background);
+        plans.set(target.name, { statements: statements.length, ...(await planFindings(client, db, statements, rowsOf)) });
+      }
+    } finally {
+      await client.end();
+    }
+
+    console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per target after a ${WARMUP_S} s warm-up; Node ${process.version}, ${os.cpus().length} CPUs`);
+    const rows: Array<{ name: string; figures: Figures; more: string[] }> = [];
+    for (const target of targets) {
+      await settled(stack.api);
+      await load(stack.api.url, target, WARMUP_S);
+      const figures = await load(stack.api.url, target, DURATION_S);
+      const plan = plans.get(target.name)!;
+      const row = {
+        name: target.name,
+        figures,
+        more: [
+          figures.requests > 0 && figures.p99Ms <= GOAL.p99Ms ? "met" : "MISSED",
+          String(figures.failures),
+          `${plan.statements}/${plan.explained}`,
+          plan.readMs.toFixed(1),
+          loadAverage().split(" ")[0]!,
+          plan.scans.length === 0 ? "none" : plan.scans.join(", "),
+        ],
+      };
+      rows.push(row);
+      const latency = figures.requests > 0 ? `p50 ${figures.p50Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms` : `no request answered in ${DURATION_S} s`;
+      console.log(`  ${target.name}: ${latency} (load average ${loadAverage()})`);
+    }
+    console.log("");
+    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
+    for (const line of skipped) console.log(`  skipped: ${line}`);
+
+    const size = await db.raw<{ rows: Array<{ total: string; passports: string }> }>(
+      "SELECT pg_database_size(current_database())::text AS total, (SELECT count(*) FROM app.passports)::text AS passports",
+    );
+    const biggest = await db.raw<{ rows: Array<{ name: string; bytes: string }> }>(
+      `SELECT n.nspname || '.' || c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 8`,
+    );
+    const total = Number(size.rows[0]!.total);
+    const passports = Number(size.rows[0]!.passports);
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    console.log(`\ndatabase size ${mb(total)}: ${(total / passports / 1024).toFixed(1)} KB per passport (${passports.toLocaleString("en-US")} passports, ${SIZES.products.toLocaleString("en-US")} products)`);
+    console.log(`  largest tables with their indexes: ${biggest.rows.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`);
+    const missed = rows.filter((r) => r.more[0] !== "met" || r.more[5] !== "none").map((r) => r.name);
+    console.log(`\ngoals: p99 ≤ ${GOAL.p99Ms} ms and no sequential scan of a large table (≥ ${LARGE_TABLE_ROWS.toLocaleString("en-US")} rows) on each path: ${missed.length === 0 ? "met" : `MISSED by ${missed.join("; ")}`}`);
+    console.log(`whole run ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadAverage()}`);
+  });
+}
+
+runBenchmark(main);
