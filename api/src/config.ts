@@ -410,7 +410,7 @@ export const VARIABLES = {
   // The crash points (chain/crash-points.ts) kill the process on purpose: a test hook, never for a live service.
   CRASH_AT: variable(optional(text("issuance step")), {
     production: REFUSED,
-    doc: "Test hook: the process kills itself at that issuance step (`quota-taken`, `signed`, `sent`, `mined`, `recorded`).",
+    doc: "Test hook: the process kills itself at that issuance step (`quota-taken`, `signed`, `sent`, `mined`, `recorded`; `bulk-claimed` in a bulk issuance).",
   }),
   CRASH_AFTER: variable(integer(1, Number.MAX_SAFE_INTEGER), {
     local: 1,

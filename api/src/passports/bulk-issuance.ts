@@ -6,6 +6,7 @@
 // a crashed sender's claims picked up by any process. The job is over when every passport is final at the
 // confirmation depth or failed for good; that move enqueues issuance.completed in the same transaction, so it is
 // sent once.
+import { crashPoint } from "../chain/crash-points";
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
@@ -223,7 +224,10 @@ export class BulkIssuanceJob implements Job {
 
   private async run(signal: AbortSignal): Promise<void> {
     const pump = mintPumpOf(this.deps);
-    while (!signal.aborted && (await claimChunk(this.deps))) pump.wake();
+    while (!signal.aborted && (await claimChunk(this.deps))) {
+      crashPoint("bulk-claimed");
+      pump.wake();
+    }
     await completeFinishedJobs(this.deps);
   }
 }
