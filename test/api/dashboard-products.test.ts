@@ -146,6 +146,28 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
         expect((await viewer.call(`/api/dashboard/products?${bad}`)).status, bad).to.equal(422);
       }
     });
+
+    it("pages products registered in the same instant in one order, the newest id first: none twice, none left out, each with its passport state", async () => {
+      const tag = randomBytes(3).toString("hex");
+      const uids = [];
+      for (let i = 0; i < 5; i += 1) uids.push(await create({ sku: `TIE-${tag}-${i}`, name: `Tie ${tag} ${i}`, category: i % 2 ? "jeans" : "saree" }));
+      // An import stores its rows in one transaction: they share created_at, and only the id orders them.
+      await stack.api.db("app.products").whereIn("uid", uids).update({ created_at: new Date("2026-01-01T00:00:00Z") });
+      const list = async (query: string) => json(await viewer.call(`/api/dashboard/products?q=${tag}&${query}`));
+      const pages = [];
+      for (let page = 1; page <= 3; page += 1) pages.push(await list(`per_page=2&page=${page}`));
+      expect(pages.map((p) => p.meta.total)).to.deep.equal([5, 5, 5]);
+      const paged = pages.flatMap((p) => p.data.map((item: { uid: string }) => item.uid));
+      expect(paged).to.deep.equal([...uids].reverse());
+      expect((await list("per_page=25")).data.map((item: { uid: string }) => item.uid)).to.deep.equal(paged);
+      expect(pages.flatMap((p) => p.data.map((item: { passport_status: string }) => item.passport_status))).to.deep.equal(Array(5).fill("unissued"));
+      // A filter pages the same way, and a page past the end is empty with the total.
+      const jeans = [await list("category=jeans&per_page=1&page=1"), await list("category=jeans&per_page=1&page=2")];
+      expect(jeans.flatMap((p) => p.data.map((item: { uid: string }) => item.uid))).to.deep.equal([uids[3], uids[1]]);
+      const beyond = await list("per_page=2&page=4");
+      expect(beyond.data).to.deep.equal([]);
+      expect(beyond.meta.total).to.equal(5);
+    });
   });
 
   describe("roles, CSRF and brands", () => {

@@ -34,6 +34,7 @@ import * as productSkuUnique from "./migrations/031-product-sku-unique";
 import * as domainClaims from "./migrations/032-domain-claims";
 import * as dppHeader from "./migrations/033-dpp-header";
 import * as bulkIssuance from "./migrations/034-bulk-issuance";
+import * as listIndexes from "./migrations/035-list-indexes";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "032-domain-claims": domainClaims,
   "033-dpp-header": dppHeader,
   "034-bulk-issuance": bulkIssuance,
+  "035-list-indexes": listIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {

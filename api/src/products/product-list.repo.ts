@@ -34,12 +34,15 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The issuance row and, once the views are published, the indexer's passport row of each product `p`. */
+function joinPassports<Q extends Knex.QueryBuilder>(query: Q, chain: ChainView): Q {
+  query.leftJoin("app.passports as x", "x.product_id", "p.id");
+  if (chain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
+  return query;
+}
+
 function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
-  const query = db("app.products as p").leftJoin("app.passports as x", "x.product_id", "p.id").where("p.brand_id", brandId);
-  if (chain) {
-    const view = `${quoteIdent(chain.schema)}.passport`;
-    query.joinRaw(`LEFT JOIN ${view} AS op ON op.token_id = x.token_id::numeric`);
-  }
+  const query = joinPassports(db("app.products as p"), chain).where("p.brand_id", brandId);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     query.where((w) => w.whereILike("p.uid", pattern).orWhereILike("p.sku", pattern).orWhereILike("p.name", pattern));
@@ -67,6 +70,11 @@ function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: C
   return query;
 }
 
+const NEWEST_FIRST = [
+  { column: "created_at", order: "desc" },
+  { column: "id", order: "desc" },
+] as const;
+
 export async function listBrandProducts(
   db: Knex,
   brandId: number,
@@ -74,6 +82,14 @@ export async function listBrandProducts(
   page: { limit: number; offset: number },
   chain: ChainView,
 ): Promise<{ rows: ProductListRow[]; total: number }> {
+  // The page is chosen first, from the ids alone: Postgres drops the joins no filter needs, and the rows an OFFSET
+  // skips cost an index entry each (index 035's order) instead of a product row, two joins and a tag lookup each.
+  // Only the page's rows are then read in full.
+  const pageIds = filtered(db, brandId, filter, chain)
+    .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `p.${column}`, order })))
+    .limit(page.limit)
+    .offset(page.offset)
+    .select("p.id", "p.created_at");
   const columns = [
     "p.id",
     "p.uid",
@@ -90,10 +106,8 @@ export async function listBrandProducts(
     db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
   ];
   const [rows, count] = await Promise.all([
-    filtered(db, brandId, filter, chain)
-      .orderBy([{ column: "p.created_at", order: "desc" }, { column: "p.id", order: "desc" }])
-      .limit(page.limit)
-      .offset(page.offset)
+    joinPassports(db.from(pageIds.as("page")).join("app.products as p", "p.id", "page.id"), chain)
+      .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `page.${column}`, order })))
       .select<ProductListRow[]>(columns),
     filtered(db, brandId, filter, chain).count<Array<{ count: number }>>({ count: "*" }),
   ]);
