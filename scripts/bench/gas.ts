@@ -7,6 +7,10 @@
 // Where the batch figure bottoms out: each passport needs its one fresh slot (22,100 gas), a Transfer log (~1,900)
 // and a PassportMinted log (~1,800), plus its 64 bytes of calldata (~1,000): about 26,800 of the ~27,900 measured,
 // i.e. a ratio of ~0.51 against a warm OpenZeppelin mint is the floor for this storage design.
+//
+// Model and batch passports are ERC-721 tokens like items, anchored by the same `mint`, `mintBatch` and
+// `updateDataHash`; their lines are printed on their own, next to the cheapest alternative, a bare event
+// (contracts/test/EventAnchorProbe.sol), so the difference the choice costs is in every run's output.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ethers } from "hardhat";
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
   const passport = await ethers.deployContract("ProductPassport", [admin.address, 0, wallet.address, "https://x/"]);
   const registry = await ethers.deployContract("FactoryRegistry", [admin.address, 0, wallet.address, wallet.address]);
   const plain = await ethers.deployContract("PlainERC721");
+  const probe = await ethers.deployContract("EventAnchorProbe");
   const custodian = wallet.address;
   const factoryId = 1n;
 
@@ -90,6 +95,20 @@ async function main(): Promise<void> {
   gas.set("FactoryRegistry.unverifyFactory", await gasOf(registry.unverifyFactory(factoryId)));
   gas.set("FactoryRegistry.setCertifications", await gasOf(registry.setCertifications(factoryId, 0b101)));
 
+  // Model and batch passports: the calls the pump makes for them, with ids and hashes of their own.
+  const modelId = id("model");
+  gas.set("ProductPassport.mint(modelPassport)", await gasOf(passport.mint(custodian, modelId, factoryId, hash("model"))));
+  gas.set("ProductPassport.mint(batchPassport)", await gasOf(passport.mint(custodian, id("lot"), factoryId, hash("lot"))));
+  gas.set("ProductPassport.updateDataHash(modelPassport)", await gasOf(passport.updateDataHash(modelId, hash("model-v2"))));
+  // The event-only alternative, alone, in a batch of the same size, and for a new version (another event).
+  const eventId = (label: string) => ethers.toBeHex(id(label), 32);
+  gas.set("EventAnchorProbe.anchor", await gasOf(probe.anchor(eventId("model"), hash("model"))));
+  gas.set(
+    "EventAnchorProbe.anchorBatch",
+    await gasOf(probe.anchorBatch(batchIds.map((tokenId) => ethers.toBeHex(tokenId, 32)), batchHashes)),
+  );
+  gas.set("EventAnchorProbe.anchor(newVersion)", await gasOf(probe.anchor(eventId("model"), hash("model-v2"))));
+
   // Ratios: the benchmark's purpose. Both sides mint to the same warmed-up address in a transaction of their own.
   const ozMint = Number(gas.get("PlainERC721.mint"));
   const mintRatio = Number(gas.get("ProductPassport.mint")) / ozMint;
@@ -108,6 +127,27 @@ async function main(): Promise<void> {
     console.log(`targets met (mint <= ${TARGETS.mint}, batch <= ${TARGETS.batch})`);
   } else {
     console.log(`\n!!!!!!!! TARGET MISSED: ${missed.join("; ")} !!!!!!!!\n`);
+  }
+
+  // Model and batch anchors against an event-only anchor: what the choice of an ERC-721 token costs.
+  const anchors: Array<[string, number, number]> = [
+    ["model passport anchor (mint, alone)", Number(gas.get("ProductPassport.mint(modelPassport)")), Number(gas.get("EventAnchorProbe.anchor"))],
+    ["batch passport anchor (mint, alone)", Number(gas.get("ProductPassport.mint(batchPassport)")), Number(gas.get("EventAnchorProbe.anchor"))],
+    [
+      `model/batch passport anchor (in a batch of ${BATCH_SIZE}, per passport)`,
+      batchPerPassport,
+      Number(gas.get("EventAnchorProbe.anchorBatch")) / BATCH_SIZE,
+    ],
+    ["re-anchor a version (updateDataHash)", Number(gas.get("ProductPassport.updateDataHash(modelPassport)")), Number(gas.get("EventAnchorProbe.anchor(newVersion)"))],
+  ];
+  const labelWidth = Math.max(...anchors.map(([label]) => label.length));
+  console.log(`\nmodel and batch passports (ERC-721 tokens) against an event-only anchor (EventAnchorProbe):`);
+  console.log(`  ${"".padEnd(labelWidth)} ${"token".padStart(7)} ${"event".padStart(7)} ${"saved".padStart(7)}`);
+  for (const [label, token, event] of anchors) {
+    const saved = token - event;
+    console.log(
+      `  ${label.padEnd(labelWidth)} ${token.toFixed(0).padStart(7)} ${event.toFixed(0).padStart(7)} ${saved.toFixed(0).padStart(7)} (${((saved / token) * 100).toFixed(0)}%)`,
+    );
   }
 
   // Snapshot comparison.

@@ -31,6 +31,17 @@ export async function versionsOf(db: Knex, productId: number): Promise<VersionRe
     .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
 }
 
+/**
+ * Every anchored version of the passport `dppId`, oldest first; none when there is no such passport. By the passport
+ * id, so a read can ask for it alongside the product row rather than after it.
+ */
+export async function versionsOfDpp(db: Knex, dppId: string): Promise<VersionRecord[]> {
+  return db("app.passport_version_history")
+    .where("product_id", db("app.products").select("id").where("dpp_id", dppId))
+    .orderBy("version")
+    .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
+}
+
 /** What a product identifier names: a UID, or GS1 keys (a GTIN, with a lot or a serial). */
 export type ProductKey = { uid: string } | { gtin: string; lot?: string; serial?: string };
 

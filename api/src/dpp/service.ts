@@ -21,6 +21,7 @@ import {
   setDppStatus,
   versionAt,
   versionsOf,
+  versionsOfDpp,
   type ProductKey,
   type VersionRecord,
 } from "./dpp.repo";
@@ -42,8 +43,8 @@ async function translationsFor(deps: AppDeps, productId: number): Promise<Transl
 }
 
 /** A passport as served now: header, content section (or elements) and anchor. */
-async function present(deps: AppDeps, product: ProductRow, representation: Representation) {
-  const [versions, translations] = await Promise.all([versionsOf(deps.db, product.id), representation === "full" ? translationsFor(deps, product.id) : {}]);
+async function present(deps: AppDeps, product: ProductRow, representation: Representation, knownVersions?: VersionRecord[]) {
+  const [versions, translations] = await Promise.all([knownVersions ?? versionsOf(deps.db, product.id), representation === "full" ? translationsFor(deps, product.id) : {}]);
   const content = passportContentFor(product);
   return representDpp(dppHeader(deps.config, product, content, lastUpdateOf(product, versions)), content, anchorOf(product, versions), representation, translations);
 }
@@ -54,9 +55,11 @@ async function passportById(deps: AppDeps, dppId: string, brandId?: number): Pro
   return product;
 }
 
-/** ReadDPPById. */
+/** ReadDPPById. The passport's row and its versions are read at once (both by its id): one round trip, not two. */
 export async function readDpp(deps: AppDeps, dppId: string, representation: Representation) {
-  return present(deps, await passportById(deps, dppId), representation);
+  const [product, versions] = await Promise.all([findProductByDppId(deps.db, dppId), versionsOfDpp(deps.db, dppId)]);
+  if (!product) throw new NotFoundError("Digital product passport");
+  return present(deps, product, representation, versions);
 }
 
 /** ReadDPPByProductId: the most specific passport the identifier names (an item before its batch before its model). */

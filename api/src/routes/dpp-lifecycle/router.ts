@@ -5,6 +5,8 @@ import type { AppDeps, AppState } from "../../deps";
 import { ValidationError } from "../../errors";
 import type { Logger } from "../../logger";
 import { catchErrors } from "../../middleware/error-handler";
+import { renderJson, sendJson, type RenderedJson } from "../../middleware/etag";
+import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
 import type { OpenApiRegistry } from "../../openapi/registry";
 import { productKeyOf } from "../../dpp/product-ids";
 import type { Json } from "../../dpp/merge-patch";
@@ -96,9 +98,37 @@ function instantOf(value: string): Date {
   return at;
 }
 
+/**
+ * Passports as ReadDPPById and ReadDPPByProductId render them, held for up to a second and never once the indexer has
+ * moved on (indexed-read-cache.ts), so a burst of reads of one passport costs one render. Every write through this
+ * API drops them all once it is done, failed or not: its writer, and anyone reading from this process after it, sees
+ * the change at once. A change made elsewhere (the dashboard, the v1 API, a mint or re-anchor completing, another
+ * replica's write) shows within that second, the staleness the public record accepts too (routes/dpp/router.ts).
+ */
+function renderedReads(deps: AppDeps) {
+  const fresh = () => new IndexedReadCache<RenderedJson>({ ttlMs: 1000, maxEntries: 1000 });
+  let renderings = fresh();
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
+  return {
+    async send(ctx: Parameters<typeof sendJson>[0], key: string, render: () => Promise<unknown>): Promise<void> {
+      const state = await indexer().catch(() => undefined);
+      sendJson(ctx, await renderings.read(key, state?.indexedBlock, async () => renderJson(await render())));
+    },
+    /** Runs a write, then drops every rendering (renders in flight finish into the dropped cache and are not kept). */
+    async writing<T>(write: Promise<T>): Promise<T> {
+      try {
+        return await write;
+      } finally {
+        renderings = fresh();
+      }
+    },
+  };
+}
+
 export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   openapi.addSchemas({ Result: resultSchema, DataElement: DATA_ELEMENT_SCHEMA });
   const dpp = (description: string): RouteResponse => ({ description, schema: dppSchema });
+  const reads = renderedReads(deps);
   return mountRoutes(deps, openapi, [
     defineRoute({
       method: "get",
@@ -111,7 +141,8 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       query: representationQuery,
       responses: { "200": dpp("the passport: EN 18223 header, the content section keyed by its specification id, and its anchor"), ...READ_ERRORS },
       handler: async (ctx) => {
-        ctx.body = await readDpp(deps, ctx.params.dppId, representationOf(ctx.query));
+        const representation = representationOf(ctx.query);
+        await reads.send(ctx, `${representation} ${ctx.params.dppId}`, () => readDpp(deps, ctx.params.dppId, representation));
       },
     }),
     defineRoute({
@@ -126,7 +157,9 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       query: representationQuery,
       responses: { "200": dpp("the passport"), ...READ_ERRORS },
       handler: async (ctx) => {
-        ctx.body = await readDppByProductId(deps, keyOf(ctx.params.productId, "productId"), representationOf(ctx.query));
+        const key = keyOf(ctx.params.productId, "productId");
+        const representation = representationOf(ctx.query);
+        await reads.send(ctx, `${representation} ${JSON.stringify(key)}`, () => readDppByProductId(deps, key, representation));
       },
     }),
     defineRoute({
@@ -175,7 +208,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       responses: { "201": dpp("created; its id is digitalProductPassportId"), ...WRITE_ERRORS },
       handler: async (ctx) => {
         ctx.status = 201;
-        ctx.body = await createDpp(deps, ctx.state.brand, ctx.state.input);
+        ctx.body = await reads.writing(createDpp(deps, ctx.state.brand, ctx.state.input));
         ctx.set("Location", `${BASE}/dpps/${encodeURIComponent((ctx.body as { digitalProductPassportId: string }).digitalProductPassportId)}`);
       },
     }),
@@ -192,7 +225,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       bodyExample: { "passport-registry/dpp-content/3": { product: { name: "Piqué polo, regular fit" } } },
       responses: { "200": dpp("the passport after the change"), ...WRITE_ERRORS },
       handler: async (ctx) => {
-        ctx.body = await updateDpp(deps, ctx.state.brand, ctx.params.dppId, ctx.state.input as Json);
+        ctx.body = await reads.writing(updateDpp(deps, ctx.state.brand, ctx.params.dppId, ctx.state.input as Json));
       },
     }),
     defineRoute({
@@ -206,7 +239,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       params: dppIdParam,
       responses: { "204": { description: "erased, or archived" }, ...WRITE_ERRORS },
       handler: async (ctx) => {
-        await deleteDpp(deps, ctx.state.brand, ctx.params.dppId, RETENTION_YEARS);
+        await reads.writing(deleteDpp(deps, ctx.state.brand, ctx.params.dppId, RETENTION_YEARS));
         ctx.status = 204;
       },
     }),
@@ -238,7 +271,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       handler: async (ctx) => {
         const { value } = ctx.state.input as { value: Json };
         if (value === undefined) throw new ValidationError([{ field: "body.value", problem: "is required" }]);
-        ctx.body = await updateElement(deps, ctx.state.brand, ctx.params.dppId, ctx.params.elementPath, value);
+        ctx.body = await reads.writing(updateElement(deps, ctx.state.brand, ctx.params.dppId, ctx.params.elementPath, value));
       },
     }),
     defineRoute({
