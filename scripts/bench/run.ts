@@ -227,7 +227,7 @@ async function main() {
         if (performance.now() - shownAt >= 2000) {
           const job = ((await (await dashboard(`/api/dashboard/issuances/${issuanceId}`)).json()) as { data: { claimed: number; minted: number; confirmed: number; failed: number } }).data;
           if (job.failed > 0) throw new Error(`${job.failed} passports failed`);
-          if (!mintedAt && job.minted + job.confirmed >= PASSPORTS) mintedAt = performance.now();
+          if (!mintedAt && job.minted >= PASSPORTS) mintedAt = performance.now();
           shownAt = performance.now();
           const head = await provider.getBlockNumber();
           process.stdout.write(

@@ -144,7 +144,10 @@ describe("bulk issuance", () => {
     expect(upload.status).to.equal(202);
     const importId = (await json(upload)).data.id as string;
     await waitFor("the import", async () => ((await json(await editor.call(`/api/dashboard/imports/${importId}`))).data.status === "done" ? true : undefined), 60_000, 100);
-    expect((await editor.call(`/api/dashboard/imports/${importId}/issuance`)).status).to.equal(404);
+    const none = await editor.call(`/api/dashboard/imports/${importId}/issuance`);
+    expect(none.status).to.equal(200);
+    expect((await json(none)).data).to.equal(null);
+    expect((await editor.call("/api/dashboard/imports/999999/issuance")).status).to.equal(404);
 
     const viewer = await dashboardClient(stack.api.url, stack.api.db, other.id, "viewer");
     expect((await viewer.call(`/api/dashboard/imports/${importId}/issue`, { method: "POST" })).status).to.equal(403);

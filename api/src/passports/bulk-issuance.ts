@@ -93,11 +93,11 @@ export async function getBulkIssuance(deps: AppDeps, brandId: number, id: number
   return { ...job, ...(await issuanceJobCounts(deps.db, job.id)) };
 }
 
-/** The latest bulk issuance of the products of one of the brand's imports; NOT_FOUND if there is none. */
-export async function latestBulkIssuanceOfImport(deps: AppDeps, brandId: number, importId: number): Promise<BulkIssuance> {
+/** The latest bulk issuance of the products of one of the brand's imports (undefined: none); NOT_FOUND for no such import. */
+export async function latestBulkIssuanceOfImport(deps: AppDeps, brandId: number, importId: number): Promise<BulkIssuance | undefined> {
+  if ((await findImportStatus(deps.db, brandId, importId)) === undefined) throw new NotFoundError("Import");
   const job = await latestIssuanceJobOfImport(deps.db, brandId, importId);
-  if (!job) throw new NotFoundError("Bulk issuance");
-  return { ...job, ...(await issuanceJobCounts(deps.db, job.id)) };
+  return job ? { ...job, ...(await issuanceJobCounts(deps.db, job.id)) } : undefined;
 }
 
 /**

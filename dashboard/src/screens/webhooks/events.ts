@@ -4,7 +4,7 @@ import type { BodyOf } from "../../api/types";
 type SubscribableEvent = BodyOf<"/api/dashboard/webhooks", "post">["events"][number];
 
 /** What a v1 subscription may choose (the API's V1_EVENTS; the type-check holds the two together). */
-export const V1_EVENTS = ["product.certified", "cert.issued", "scan.detected", "order.verified"] as const satisfies readonly SubscribableEvent[];
+export const V1_EVENTS = ["product.certified", "cert.issued", "scan.detected", "order.verified", "issuance.completed"] as const satisfies readonly SubscribableEvent[];
 
 /** What the dashboard receiver gets, all of them (the API's DASHBOARD_EVENTS). */
 export const DASHBOARD_EVENTS = ["order.paid", "cert.issued", "scan.verified", "tag.assigned"] as const;
@@ -17,4 +17,5 @@ export const EVENT_TEXT: Record<string, string> = {
   "order.verified": "a payment is verified",
   "order.paid": "an order is paid",
   "tag.assigned": "an NFC tag is linked to a product",
+  "issuance.completed": "a bulk issuance (every passport of an import, or a list of UIDs) is finished",
 };

@@ -128,16 +128,16 @@ export function importRoutes(deps: AppDeps): Route[] {
       tag: DASHBOARD_TAG,
       auth: "session",
       permission: "dashboard.read",
-      summary: "The latest bulk issuance of an import's products, with its progress",
+      summary: "The latest bulk issuance of an import's products, with its progress; null when there is none yet",
       params: importParams,
       responses: {
-        "200": { description: "the bulk issuance", schema: envelopeSchema(bulkIssuanceSchema) },
-        "404": errorResponse("no such import in this brand, or its products were never issued together"),
+        "200": { description: "the bulk issuance, or null", schema: envelopeSchema({ anyOf: [bulkIssuanceSchema, { type: "null" }] }) },
+        "404": errorResponse("no such import in this brand"),
         "422": errorResponse("malformed import id"),
       },
       handler: async (ctx) => {
         const job = await latestBulkIssuanceOfImport(deps, ctx.state.brand.id, Number(ctx.params.id));
-        ok(ctx, presentBulkIssuance(job, dashboardIssuanceUrl(job.id)));
+        ok(ctx, job ? presentBulkIssuance(job, dashboardIssuanceUrl(job.id)) : null);
       },
     }),
     defineRoute({
