@@ -162,6 +162,7 @@ async function main() {
       wallet,
       contracts,
       previous,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
       demoApiKey: process.env.DEMO_API_KEY?.trim() || undefined,
       tagKeys: config.tags,
       domains: { baseDomain: config.domains.baseDomain, customDomain: DEMO_CUSTOM_DOMAIN },
@@ -237,6 +238,7 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Dashboard login  ${demo.brand_users.owner.email} (owner), ${demo.brand_users.cashier.email} (cashier); passwords in .data/demo.json
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
+  EN 18222         ${demo.en18222.read_url}  (model, batch and item; replay in docs/dpp-api.md)
   Payments         its scan page sells by bKash, Nagad, card and Cash QR; the gateways are local servers (docs/payments.md)
   Brand site       ${brandHostUrl(config, demo.subdomain_host)}${demo.custom_domain ? `, and curl -H 'Host: ${demo.custom_domain}' ${api.url}/` : ""}
 

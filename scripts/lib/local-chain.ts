@@ -13,6 +13,8 @@ export async function resetForNewLocalChain(db: Knex, deployment: Deployment, vi
   await db.transaction(async (trx) => {
     // Passports minted on the old chain are gone with it: the products stay and can be issued again.
     await trx("app.passports").del();
+    // And their later versions: anchored on the old chain, they would read back as versions of the new mint.
+    await trx("app.product_versions").del();
     // So are the shared wallet's transactions: the new chain's nonces start again at 0.
     await trx("app.chain_reorgs").del();
     await trx("app.chain_transactions").del();

@@ -1,6 +1,7 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
-// few products, some of them minted, each minted one with an NTAG 424 DNA tag, and (under `npm start`) payment methods
-// set up against the local gateway servers. Rows are created once, through the same services the API and the admin
+// few products, some of them minted, each minted one with an NTAG 424 DNA tag, a model, a batch and an item passport
+// of one garment (the EN 18222 replay in demo.json), and (under `npm start`) payment methods set up against the local
+// gateway servers. Rows are created once, through the same services the API and the admin
 // CLI use (so the demo data is what they would make); chain state is re-created on every new local chain.
 import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
 import { createHash, randomBytes } from "node:crypto";
@@ -16,10 +17,10 @@ import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
 import { NotFoundError } from "../../api/src/errors";
 import { saveFactoryProfile } from "../../api/src/factories/service";
-import { dataHashOf, passportContentFor, tokenIdOf, type FiberShare } from "../../api/src/passports/content";
+import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type FiberShare, type Lineage } from "../../api/src/passports/content";
 import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
-import { findProductByUid } from "../../api/src/products/products.repo";
-import { registerProduct } from "../../api/src/products/service";
+import { findProductByUid, type PassportLink, type ProductRow } from "../../api/src/products/products.repo";
+import { registerProduct, type CreateProductInput } from "../../api/src/products/service";
 import { LOCAL_TAG_MASTER_KEY, type Config } from "../../api/src/config";
 import { insertDomain, recordCheck } from "../../api/src/domains/domains.repo";
 import { brandAddress } from "../../api/src/domains/service";
@@ -61,6 +62,23 @@ export type DemoState = {
   /** The demo brand's subdomain (<slug>.<BASE_DOMAIN>), and its custom domain, seeded as verified (null: not seeded). */
   subdomain_host: string;
   custom_domain: string | null;
+  /** One garment as a model, a batch and an item passport, and a change to replay on the item (docs/dpp-api.md). */
+  en18222: DemoEn18222;
+};
+
+/**
+ * The EN 18222 replay: the item's passport id and a product id that names it, its model's and batch's passport ids,
+ * a merge patch for UpdateDPPById, the element it changes and the value it sets, and the item's ReadDPPById URL.
+ */
+export type DemoEn18222 = {
+  dpp_id: string;
+  product_id: string;
+  model_dpp_id: string;
+  batch_dpp_id: string;
+  merge_patch: Record<string, unknown>;
+  element_path: string;
+  new_value: string;
+  read_url: string;
 };
 
 export type DemoTag = { tag_uid: string; product_uid: string; type: "NTAG424"; sdm_meta_read_key?: string; sdm_file_read_key?: string };
@@ -113,6 +131,45 @@ const DEMO_PRODUCTS: DemoProduct[] = [
 /** Supply-chain stages recorded for each minted demo product (codes of IProductPassport). */
 const DEMO_STAGES = [1, 3, 4, 6, 8, 9];
 
+/**
+ * One garment at the three granularities: the model declares everything; the batch adds its lot and the item its
+ * serial, and each takes the rest from above, as CreateDPP does (api/src/dpp/service.ts). Fixed UIDs keep it one
+ * garment across restarts.
+ */
+const GARMENT = {
+  model: { code: "5HM2D8VQ" },
+  batch: { code: "8BT3K6NP", lot: "HNL2026-11" },
+  item: { code: "1RW7F4XC", serial: "HNL-0001" },
+  input: {
+    sku: "DA-HNL-060",
+    name: "Organic Cotton Henley",
+    category: "t-shirt",
+    fabric_type: "organic cotton",
+    description: "Long-sleeved henley in garment-dyed organic cotton jersey.",
+    gtin: "09520123000509",
+    price: 1990,
+    factory_id: 1001,
+    fiber_composition: [{ fiber: "cotton", percent: 100 }],
+    care_instructions: "Machine wash 30 °C, do not tumble dry.",
+    country_of_manufacture: "BD",
+  } satisfies CreateProductInput,
+};
+/** What the demo.json replay changes on the item: its care instructions. */
+const REPLAY = { element_path: "care_instructions", new_value: "Machine wash 30 °C inside out, line dry, iron low." };
+/** The content fields a batch or item takes from above when it does not give them (CreateDPP's list), by input field. */
+const INHERITABLE = {
+  "product.sku": "sku",
+  "product.name": "name",
+  "product.category": "category",
+  "product.fabric_type": "fabric_type",
+  "product.description": "description",
+  "product.gtin": "gtin",
+  fiber_composition: "fiber_composition",
+  care_instructions: "care_instructions",
+  country_of_manufacture: "country_of_manufacture",
+  manufacturer: "factory_id",
+} as const;
+
 export async function seedDemo(options: {
   db: Knex;
   wallet: SharedWallet;
@@ -120,6 +177,8 @@ export async function seedDemo(options: {
   previous: Partial<DemoState> | undefined;
   demoApiKey: string | undefined;
   log: (line: string) => void;
+  /** Where the API answers, for the replay URL in demo.json (default http://127.0.0.1:3000). */
+  apiUrl?: string;
   /** The API's config.tags, so demo tags verify under its keys (default: the public local master key, version 1). */
   tagKeys?: Config["tags"];
   /** BASE_DOMAIN (default localhost), and a custom domain to give the demo brand, verified (default: none). */
@@ -167,6 +226,9 @@ export async function seedDemo(options: {
   for (const factory of factories) metadataHashes.set(factory.factory_id, await saveFactoryProfile(db, factory));
   const registered = await registerFactoriesOnChain(wallet, contracts, factories, metadataHashes, log);
 
+  // The garment first, so the products below are the brand's latest certified ones (its profile page lists those).
+  const en18222 = await seedDemoGarment(db, wallet, contracts, demoBrand(brand), options.apiUrl ?? "http://127.0.0.1:3000");
+
   // Products: rows once; passports minted on the current chain if not yet.
   const products: DemoState["products"] = [];
   for (const demo of DEMO_PRODUCTS) {
@@ -188,7 +250,7 @@ export async function seedDemo(options: {
       }, { uid });
       product = (await findProductByUid(db, uid))!;
     }
-    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product.id, uid, demo);
+    if (demo.minted) await mintDemoPassport(db, wallet, contracts, product.id, uid, demo.factory_id, DEMO_STAGES);
     // A database seeded before products had GS1 identifiers keeps its products as they were anchored.
     products.push({ uid, minted: demo.minted, gtin: product.gtin, serial: product.serial });
   }
@@ -207,6 +269,52 @@ export async function seedDemo(options: {
     tags,
     subdomain_host: `${BRAND.slug}.${options.domains?.baseDomain ?? "localhost"}`,
     custom_domain: customDomain,
+    en18222,
+  };
+}
+
+/**
+ * The garment's model, batch and item passports: rows once, linked as CreateDPP links them (each pinned to its
+ * parents' anchored hashes, saying which fields it took from where), and each minted on the current chain if not
+ * yet. The model goes first: a batch or an item is made from its parents' anchored versions.
+ */
+async function seedDemoGarment(db: Knex, wallet: SharedWallet, contracts: Contracts, brand: ReturnType<typeof demoBrand>, apiUrl: string): Promise<DemoEn18222> {
+  const { input } = GARMENT;
+  const ensure = async (code: string, values: CreateProductInput, link: () => PassportLink) => {
+    const uid = `${BRAND.uidPrefix}-${code}`;
+    if (!(await findProductByUid(db, uid))) await registerProduct(db, brand, values, { uid, link: link() });
+    await mintDemoPassport(db, wallet, contracts, (await findProductByUid(db, uid))!.id, uid, input.factory_id, []);
+    return (await findProductByUid(db, uid))!;
+  };
+  // The model gives every field: a batch takes each from it, and an item each from its batch, the lot included.
+  const inherited = (level: "model" | "batch") => ({
+    ...Object.fromEntries(Object.keys(INHERITABLE).map((field) => [field, level])),
+    ...(level === "batch" ? { "product.lot": level } : {}),
+  });
+  const ref = (row: ProductRow) => ({ id: row.dpp_id, uid: row.uid, data_hash: row.passport_data_hash! });
+  const link = (granularity: "batch" | "item", lineage: Lineage, model: ProductRow, batch?: ProductRow): PassportLink => ({
+    granularity,
+    model_id: model.id,
+    batch_id: batch?.id ?? null,
+    lineage: JSON.stringify(lineage),
+  });
+
+  const model = await ensure(GARMENT.model.code, input, () => ({ granularity: "model", model_id: null, batch_id: null, lineage: null }));
+  const batch = await ensure(GARMENT.batch.code, { ...input, lot: GARMENT.batch.lot }, () => link("batch", { model: ref(model), inherited: inherited("model") }, model));
+  const item = await ensure(GARMENT.item.code, { ...input, lot: GARMENT.batch.lot, serial: GARMENT.item.serial }, () =>
+    link("item", { model: ref(model), batch: ref(batch), inherited: inherited("batch") }, model, batch),
+  );
+
+  const section = passportContentFor(item).schema;
+  return {
+    dpp_id: item.dpp_id,
+    product_id: `https://id.gs1.org/01/${input.gtin}/10/${GARMENT.batch.lot}/21/${GARMENT.item.serial}`,
+    model_dpp_id: model.dpp_id,
+    batch_dpp_id: batch.dpp_id,
+    merge_patch: { [section]: { [REPLAY.element_path]: REPLAY.new_value } },
+    element_path: REPLAY.element_path,
+    new_value: REPLAY.new_value,
+    read_url: `${apiUrl}/api/dpp-lifecycle/v1/dpps/${encodeURIComponent(item.dpp_id)}`,
   };
 }
 
@@ -339,7 +447,7 @@ async function registerFactoriesOnChain(
   return count;
 }
 
-async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contracts, productId: number, uid: string, demo: DemoProduct) {
+async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contracts, productId: number, uid: string, factoryId: number, stages: number[]) {
   const tokenId = tokenIdOf(uid);
   if (await contracts.passport.exists(tokenId)) return;
   // Hash exactly what the API will serve: the content built from the stored rows.
@@ -347,12 +455,12 @@ async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contr
   if (!row) throw new Error(`demo product ${uid} is missing`);
   const content = passportContentFor(row);
   const dataHash = dataHashOf(content);
-  const tx = await wallet.send(() => contracts.passport.mint(wallet.address, tokenId, demo.factory_id, dataHash));
+  const tx = await wallet.send(() => contracts.passport.mint(wallet.address, tokenId, factoryId, dataHash));
   // The product's tag is assigned by seedDemoTags, once the passport exists.
   const followUps = [];
-  for (const stage of DEMO_STAGES) {
-    const details = dataHashOf({ uid, stage, factory_id: demo.factory_id });
-    followUps.push(await wallet.send(() => contracts.passport.recordSupplyChainEvent(tokenId, demo.factory_id, stage, details)));
+  for (const stage of stages) {
+    const details = dataHashOf({ uid, stage, factory_id: factoryId });
+    followUps.push(await wallet.send(() => contracts.passport.recordSupplyChainEvent(tokenId, factoryId, stage, details)));
   }
   const receipt = await tx.wait();
   await Promise.all(followUps.map((t) => t.wait()));
@@ -367,6 +475,8 @@ async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contr
     block_number: receipt!.blockNumber,
     minted_at: new Date(),
   });
+  // Version 1's exact bytes, kept as the API's own mint keeps them (migration 033), so it reads back by date.
+  await db("app.passports").where({ product_id: productId }).update({ content: canonicalContent(content) });
 }
 
 function countryBytes(country: string): string {

@@ -3,7 +3,8 @@
 // none), other query parameters pass on, an unknown lot or serial walks up to the GTIN, a wrong check digit or an
 // extra segment is a 400, an unknown GTIN a 404, OPTIONS answers CORS, a brand's host resolves only its own products,
 // and the well-known resolver description is valid against GS1's description-file schema. A compressed Digital Link
-// (compressed by GS1's own toolkit) is answered exactly as its uncompressed URI.
+// (compressed by GS1's own toolkit) is answered exactly as its uncompressed URI. The demo garment's EN 18222 entry in
+// demo.json, read by its Digital Link, replays.
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { expect } from "chai";
@@ -15,7 +16,7 @@ import { registerProduct } from "../../api/src/products/service";
 import { emulateTap } from "../../scripts/lib/tap-emulator";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 import { compressWithGs1, gs1Toolkit, segmentOfBits } from "../support/gs1-compression-toolkit";
-import { rawGet, type RawAnswer } from "../support/http";
+import { json, rawGet, type RawAnswer } from "../support/http";
 
 const get = rawGet;
 
@@ -67,6 +68,37 @@ describe("GS1 Digital Link resolver", () => {
     const shirt = stack.demo.products.find((p) => p.uid === SHIRT.uid)!;
     expect(shirt).to.include({ gtin: "09520123000103", serial: "OXF-0001", minted: true });
     expect(stack.demo.products.filter((p) => p.gtin && p.serial).length).to.be.at.least(3);
+  });
+
+  it("seeds a garment's model, batch and item passports whose demo.json en18222 entry replays (docs/dpp-api.md)", async function () {
+    this.timeout(120_000);
+    const { en18222 } = stack.demo;
+    const read = await fetch(en18222.read_url);
+    expect(read.status, await read.clone().text()).to.equal(200);
+    const item = await json(read);
+    const section = item.contentSpecificationIds[0] as string;
+    expect(item).to.include({ digitalProductPassportId: en18222.dpp_id, granularity: "item", dppStatus: "active" });
+    expect(item.anchor.status).to.equal("anchored");
+    expect(item[section].passport.model.id).to.equal(en18222.model_dpp_id);
+    expect(item[section].passport.batch.id).to.equal(en18222.batch_dpp_id);
+    // Its product id, a GS1 Digital Link URI on id.gs1.org, names it.
+    const byProduct = await json(await fetch(`${base}/api/dpp-lifecycle/v1/dppsByProductId/${encodeURIComponent(en18222.product_id)}`));
+    expect(byProduct.digitalProductPassportId).to.equal(en18222.dpp_id);
+
+    // The merge patch, with the demo brand's key, sets the element to the new value in a new anchored version.
+    const valueAt = (root: unknown): unknown => en18222.element_path.split(".").reduce((node, step) => (node as Record<string, unknown> | undefined)?.[step], root);
+    expect(valueAt(item[section])).to.not.equal(en18222.new_value);
+    const patched = await fetch(en18222.read_url, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${stack.demo.api_key}`, "X-Service-Brand": stack.demo.brand_slug, "Content-Type": "application/merge-patch+json" },
+      body: JSON.stringify(en18222.merge_patch),
+    });
+    expect(patched.status, await patched.clone().text()).to.equal(200);
+    const after = await json(patched);
+    expect(valueAt(after[section])).to.equal(en18222.new_value);
+    expect(after.anchor.version).to.equal(item.anchor.version + 1);
+    const element = await json(await fetch(`${en18222.read_url}/elements/${en18222.element_path}`));
+    expect(element).to.deep.equal({ [en18222.element_path.split(".").at(-1)!]: en18222.new_value });
   });
 
   describe("an item's link (/01/{gtin}/21/{serial})", () => {

@@ -20,6 +20,7 @@ export function sharedStack(): Promise<SeededStack> {
         wallet: stack.wallet,
         contracts: stack.contracts,
         previous: undefined,
+        apiUrl: stack.api.url,
         demoApiKey: undefined,
         log: () => undefined,
       });
