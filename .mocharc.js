@@ -13,6 +13,7 @@ const DIRECTORIES = ["test/api", "test/e2e", "test/browser"];
 const SLOW_FIRST = [
   "test/e2e/chain-crash.test.ts",
   "test/e2e/chain-reorg.test.ts",
+  "test/e2e/bulk-crash.test.ts",
   "test/browser/dashboard.test.ts",
   "test/browser/payments.test.ts",
   "test/api/fuzz.test.ts",
