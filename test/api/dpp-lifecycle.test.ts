@@ -118,6 +118,8 @@ describe("EN 18222 lifecycle API", () => {
     expect(gtin).to.deep.include({ objectType: "SingleValued", valueDataType: "xsd:string", value: GTIN });
     const fibres = section.elements.find((e: any) => e.elementId === "fiber_composition");
     expect(fibres.objectType).to.equal("DataElementCollection");
+    // An empty list of objects is still a collection.
+    expect(section.elements.find((e: any) => e.elementId === "certifications")).to.deep.include({ objectType: "DataElementCollection", elements: [] });
     expect(fibres.elements[0].elements.find((e: any) => e.elementId === "percent")).to.include({ valueDataType: "xsd:decimal", value: 100 });
     const passportSection = section.elements.find((e: any) => e.elementId === "passport");
     const modelLink = passportSection.elements.find((e: any) => e.elementId === "model").elements.find((e: any) => e.elementId === "id");
@@ -164,6 +166,9 @@ describe("EN 18222 lifecycle API", () => {
     expect(patched[SPEC].product.description).to.equal(null);
     expect(patched[SPEC].fiber_composition).to.have.length(2);
     expect(patched.anchor.version).to.equal(2);
+    // What the item now says itself is no longer inherited; the rest still is.
+    expect(patched[SPEC].passport.inherited).to.not.have.any.keys("product.name", "product.description", "fiber_composition");
+    expect(patched[SPEC].passport.inherited).to.include({ "product.lot": "batch", care_instructions: "batch" });
     expect(patched.anchor.dataHash).to.not.equal(item.anchor.dataHash);
     expect(new Date(patched.lastUpdate).getTime()).to.be.greaterThan(before.getTime());
 

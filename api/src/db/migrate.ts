@@ -35,6 +35,7 @@ import * as domainClaims from "./migrations/032-domain-claims";
 import * as dppHeader from "./migrations/033-dpp-header";
 import * as bulkIssuance from "./migrations/034-bulk-issuance";
 import * as listIndexes from "./migrations/035-list-indexes";
+import * as textileContent from "./migrations/036-textile-content";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "033-dpp-header": dppHeader,
   "034-bulk-issuance": bulkIssuance,
   "035-list-indexes": listIndexes,
+  "036-textile-content": textileContent,
 };
 
 const source: Knex.MigrationSource<string> = {

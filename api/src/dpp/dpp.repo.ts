@@ -48,7 +48,7 @@ export type ProductKey = { uid: string } | { gtin: string; lot?: string; serial?
 export type PassportRef = { product_id: number; dpp_id: string; granularity: Granularity; brand_id: number };
 
 /**
- * The passports a product identifier names, most specific first. A GTIN with a serial names one item; with a lot,
+ * The passports a product identifier names, most general first. A GTIN with a serial names one item; with a lot,
  * that lot's batch passport and its items; alone, every passport of the trade item (model first).
  */
 export async function passportsByKey(db: Knex, key: ProductKey, limit = 100): Promise<PassportRef[]> {
@@ -59,6 +59,29 @@ export async function passportsByKey(db: Knex, key: ProductKey, limit = 100): Pr
   if (key.lot !== undefined) query.where("lot", key.lot);
   // Model, then batch, then item, each oldest first: the first is the passport that speaks for the others.
   return query.orderByRaw("CASE granularity WHEN 'model' THEN 0 WHEN 'batch' THEN 1 ELSE 2 END, id");
+}
+
+/**
+ * One page of the passport ids any of `keys` names, in id order after `after`: one query, keyed by the id, so a GTIN
+ * with a million items pages through all of them.
+ */
+export async function dppIdsByKeys(db: Knex, keys: ProductKey[], after: string | undefined, limit: number): Promise<string[]> {
+  const query = db("app.products")
+    .where((any) => {
+      for (const key of keys) {
+        any.orWhere((one) => {
+          if ("uid" in key) return one.where("uid", key.uid.toUpperCase());
+          one.where("gtin", key.gtin);
+          if (key.serial !== undefined) one.where("serial", key.serial);
+          if (key.lot !== undefined) one.where("lot", key.lot);
+        });
+      }
+    })
+    .orderBy("dpp_id")
+    .limit(limit)
+    .pluck<string[]>("dpp_id");
+  if (after !== undefined) query.where("dpp_id", ">", after);
+  return query;
 }
 
 export async function setLineage(trx: Knex, productId: number, link: { granularity: Granularity; modelId: number | null; batchId: number | null; lineage: Lineage | null }): Promise<void> {

@@ -36,10 +36,14 @@ const DICTIONARY: Record<string, { ref: string; type?: string; objectType?: Obje
   "product.category": { ref: `${VOCAB}garmentCategory` },
   "product.fabric_type": { ref: `${VOCAB}fabricType` },
   "brand.name": { ref: `${GS1}brandName` },
-  fiber_composition: { ref: `${GS1}textileMaterial` },
+  fiber_composition: { ref: `${GS1}textileMaterial`, objectType: "DataElementCollection" },
   "fiber_composition.*.fiber": { ref: `${GS1}textileMaterialDescription` },
   "fiber_composition.*.percent": { ref: `${GS1}textileMaterialPercentage`, type: "xsd:decimal" },
-  certifications: { ref: `${GS1}certificationInfo` },
+  certifications: { ref: `${GS1}certificationInfo`, objectType: "DataElementCollection" },
+  "textile.stages": { ref: `${VOCAB}processingStages`, objectType: "DataElementCollection" },
+  "textile.materials": { ref: `${VOCAB}materials`, objectType: "DataElementCollection" },
+  "textile.substances_of_concern": { ref: `${VOCAB}substancesOfConcern`, objectType: "DataElementCollection" },
+  "textile.durability": { ref: `${VOCAB}durability`, objectType: "DataElementCollection" },
   "certifications.*.valid_until": { ref: `${GS1}certificationEndDate`, type: "xsd:date" },
   "certifications.*.evidence_url": { ref: `${GS1}certificationURI`, type: "xsd:anyURI", objectType: "RelatedResource" },
   manufacturer: { ref: `${GS1}manufacturer` },
@@ -47,6 +51,25 @@ const DICTIONARY: Record<string, { ref: string; type?: string; objectType?: Obje
   "carbon.kg_co2e": { ref: `${VOCAB}carbonFootprintEstimate`, type: "xsd:decimal" },
   "carbon.rating": { ref: `${VOCAB}carbonRating` },
   care_instructions: { ref: `${VOCAB}careInstructions`, objectType: "MultiLanguage" },
+  "textile.production_date": { ref: `${GS1}productionDate`, type: "xsd:date" },
+  "textile.commodity_code.hs6": { ref: `${VOCAB}hsCode` },
+  "textile.commodity_code.cn8": { ref: `${VOCAB}cnCode` },
+  "textile.stages.*.facility.country": { ref: `${GS1}countryCode` },
+  "textile.stages.*.started": { ref: `${VOCAB}stageStarted`, type: "xsd:date" },
+  "textile.stages.*.completed": { ref: `${VOCAB}stageCompleted`, type: "xsd:date" },
+  "textile.materials.*.mass_percent": { ref: `${GS1}textileMaterialPercentage`, type: "xsd:decimal" },
+  "textile.materials.*.recycled_percent": { ref: `${VOCAB}recycledContentPercentage`, type: "xsd:decimal" },
+  "textile.materials.*.origin_country": { ref: `${GS1}countryOfOrigin` },
+  "textile.substances_of_concern.*.cas": { ref: `${VOCAB}casNumber` },
+  "textile.substances_of_concern.*.ec": { ref: `${VOCAB}ecNumber` },
+  "textile.substances_of_concern.*.concentration_percent": { ref: `${VOCAB}concentrationPercentage`, type: "xsd:decimal" },
+  "textile.care.symbols": { ref: `${VOCAB}iso3758CareSymbol` },
+  "textile.care.text": { ref: `${VOCAB}careInstructions`, objectType: "MultiLanguage" },
+  "textile.repair.service_url": { ref: `${VOCAB}repairService`, type: "xsd:anyURI", objectType: "RelatedResource" },
+  "textile.end_of_life.take_back_url": { ref: `${VOCAB}takeBackService`, type: "xsd:anyURI", objectType: "RelatedResource" },
+  "textile.images": { ref: `${GS1}image`, type: "xsd:anyURI" },
+  "textile.carbon.kg_co2e": { ref: `${VOCAB}carbonFootprint`, type: "xsd:decimal" },
+  "textile.carbon.method": { ref: `${VOCAB}carbonFootprintMethod` },
   "passport.id": { ref: `${VOCAB}digitalProductPassportId` },
   "passport.granularity": { ref: `${VOCAB}granularity` },
   "passport.model.id": { ref: `${VOCAB}modelPassport`, type: "xsd:anyURI", objectType: "RelatedResource" },
@@ -74,7 +97,8 @@ export function elementOf(path: string, elementId: string, value: unknown, trans
     return { elementId, objectType: "MultiLanguage", dictionaryReference: entry.ref, valueDataType: "rdf:langString", value: value === null ? [] : [{ language: "en", text: value }, ...others] };
   }
   if (Array.isArray(value)) {
-    if (value.every((item) => typeof item !== "object" || item === null)) {
+    // A list of objects is a collection even when empty (its dictionary says so), a list of values is MultiValued.
+    if (entry.objectType !== "DataElementCollection" && value.every((item) => typeof item !== "object" || item === null)) {
       return { elementId, objectType: "MultiValued", dictionaryReference: entry.ref, valueDataType: entry.type ?? xsdTypeOf(value[0]), value };
     }
     return { elementId, objectType: "DataElementCollection", dictionaryReference: entry.ref, elements: value.map((item, i) => elementOf(`${path}.${i}`, String(i), item, translations)) };

@@ -8,6 +8,7 @@ import type { BrandContext } from "../brands/service";
 import { issueCertificate } from "../certificates/service";
 import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { translationsOf } from "../i18n/translations.repo";
+import type { TextileData } from "../passports/textile";
 import { passportContentFor, type Granularity, type Lineage, type PassportContent, type ParentRef } from "../passports/content";
 import { editProduct, type ProductChanges } from "../products/product-edits";
 import { findProductByDppId, type ProductRow } from "../products/products.repo";
@@ -16,6 +17,7 @@ import { compile } from "../validation";
 import { createProductBody } from "../products/product-schema";
 import {
   deleteUnpublishedProduct,
+  dppIdsByKeys,
   linkedPassportCount,
   passportsByKey,
   setDppStatus,
@@ -62,7 +64,7 @@ export async function readDpp(deps: AppDeps, dppId: string, representation: Repr
   return present(deps, product, representation, versions);
 }
 
-/** ReadDPPByProductId: the most specific passport the identifier names (an item before its batch before its model). */
+/** ReadDPPByProductId: the most general passport the identifier names (the model before a batch before an item). */
 export async function readDppByProductId(deps: AppDeps, key: ProductKey, representation: Representation) {
   const [first] = await passportsByKey(deps.db, key, 1);
   if (!first) throw new NotFoundError("Digital product passport");
@@ -113,11 +115,9 @@ export async function dppVersionContent(deps: AppDeps, dppId: string, version: n
 export type { ProductKey };
 
 export async function dppIdsByProductIds(deps: AppDeps, keys: ProductKey[], limit: number, cursor: string | undefined) {
-  const ids = new Set<string>();
-  for (const key of keys) for (const ref of await passportsByKey(deps.db, key)) ids.add(ref.dpp_id);
-  const sorted = [...ids].sort().filter((id) => cursor === undefined || id > cursor);
-  const page = sorted.slice(0, limit);
-  return { result: page, paging_metadata: sorted.length > limit ? { cursor: page.at(-1)! } : {} };
+  const ids = await dppIdsByKeys(deps.db, keys, cursor, limit + 1);
+  const page = ids.slice(0, limit);
+  return { result: page, paging_metadata: ids.length > limit ? { cursor: page.at(-1)! } : {} };
 }
 
 // ---- writes ----------------------------------------------------------------------------------------------------
@@ -132,6 +132,7 @@ export type CreateDppInput = {
   care_instructions?: string;
   country_of_manufacture?: string;
   manufacturer?: { factory_id: number };
+  textile?: TextileData;
   price?: number;
   currency?: string;
 };
@@ -149,7 +150,10 @@ type Inheritable =
   | "certifications"
   | "care_instructions"
   | "country_of_manufacture"
-  | "manufacturer";
+  | "manufacturer"
+  | `textile.${TextileKey}`;
+
+type TextileKey = keyof TextileData;
 
 type Parent = { row: ProductRow; content: PassportContent; ref: ParentRef };
 
@@ -226,6 +230,7 @@ function inheritedInput(input: CreateDppInput, batch: Parent | undefined, model:
     care_instructions: input.care_instructions,
     country_of_manufacture: input.country_of_manufacture,
     manufacturer: input.manufacturer?.factory_id,
+    ...Object.fromEntries(Object.entries(input.textile ?? {}).map(([key, v]) => [`textile.${key}`, v])),
   };
   const inherited: Record<string, "model" | "batch"> = {};
   const value = (field: Inheritable): unknown => {
@@ -241,6 +246,13 @@ function inheritedInput(input: CreateDppInput, batch: Parent | undefined, model:
     }
     return undefined;
   };
+  // The textile section part by part: an item may take its stages from its batch and its durability from its model.
+  const textileKeys = new Set<TextileKey>([input.textile, batch?.content.textile, model?.content.textile].flatMap((t) => Object.keys(t ?? {}) as TextileKey[]));
+  const textileEntries = [...textileKeys].flatMap((key) => {
+    const found = value(`textile.${key}`);
+    return found === undefined ? [] : [[key, found] as const];
+  });
+  const textile = textileEntries.length > 0 ? (Object.fromEntries(textileEntries) as TextileData) : undefined;
   const gtin = value("product.gtin") as string | undefined;
   const values = {
     sku: value("product.sku"),
@@ -254,6 +266,7 @@ function inheritedInput(input: CreateDppInput, batch: Parent | undefined, model:
     care_instructions: value("care_instructions"),
     country_of_manufacture: value("country_of_manufacture"),
     factory_id: value("manufacturer"),
+    textile,
     price: input.price ?? (batch ? Number(batch.row.price) : model ? Number(model.row.price) : 0),
     currency: input.currency ?? batch?.row.currency ?? model?.row.currency,
   };
@@ -284,9 +297,11 @@ const WRITABLE: Record<string, keyof ProductChanges> = {
   certifications: "certifications",
   care_instructions: "care_instructions",
   country_of_manufacture: "country_of_manufacture",
+  textile: "textile",
 };
-/** Removable by `null`: stored as empty (none). The others must keep a value. */
-const REMOVABLE = new Set(["fabric_type", "description", "gtin", "lot", "serial", "care_instructions"]);
+/** Removable by `null`: stored as empty (none), the textile section as null. The others must keep a value. */
+const REMOVABLE = new Set(["fabric_type", "description", "gtin", "lot", "serial", "care_instructions", "textile"]);
+const removedValue = (column: string) => (column === "textile" ? null : "");
 
 /** The changes' values, checked by the same schema as a registration's (an empty string removes a removable one). */
 const checkChanges = compile({
@@ -295,7 +310,7 @@ const checkChanges = compile({
   properties: Object.fromEntries(
     Object.values(WRITABLE).map((column) => {
       const schema = (createProductBody.properties as Record<string, object>)[column]!;
-      return [column, REMOVABLE.has(column) ? { anyOf: [schema, { const: "" }] } : schema];
+      return [column, REMOVABLE.has(column) ? { anyOf: [schema, { const: removedValue(column) }] } : schema];
     }),
   ),
 });
@@ -328,6 +343,8 @@ export async function updateDpp(deps: AppDeps, brand: BrandContext, dppId: strin
   if (problems.length > 0) throw new ValidationError(problems, "The merge patch changes elements that cannot change, or gives invalid values.");
   if (!checkChanges(changes)) throw new ValidationError((checkChanges.errors ?? []).map((e) => ({ field: `${content.schema}.${columnPath(e.instancePath)}`, problem: e.message ?? "is invalid" })));
 
+  const lineage = lineageAfter(product, content, section as Record<string, Json>);
+  if (lineage !== undefined && Object.keys(changes).length > 0) changes.lineage = lineage;
   if (Object.keys(changes).length > 0) await editProduct(deps, brand.id, API_ACTOR, product.uid, changes);
   if (status !== product.dpp_status) await changeStatus(deps, brand.id, product, status as "active" | "inactive");
   return present(deps, await passportById(deps, dppId, brand.id), "compressed");
@@ -358,9 +375,21 @@ function collectChanges(content: PassportContent, section: Record<string, Json>,
     }
     const value = valueAt(section, path.split("."));
     if (value !== undefined && value !== null) (changes as Record<string, unknown>)[column] = value;
-    else if (REMOVABLE.has(column)) (changes as Record<string, unknown>)[column] = "";
+    else if (REMOVABLE.has(column)) (changes as Record<string, unknown>)[column] = removedValue(column);
     else problems.push({ field, problem: "cannot be removed" });
   }
+}
+
+/** The lineage without the inherited fields the patch changed (they are the passport's own now); undefined if none. */
+function lineageAfter(product: ProductRow, content: PassportContent, section: Record<string, Json>): Lineage | null | undefined {
+  const inherited = product.lineage?.inherited;
+  if (!inherited) return undefined;
+  const kept = Object.fromEntries(
+    Object.entries(inherited).filter(([field]) => JSON.stringify(valueAt(content, field.split("."))) === JSON.stringify(valueAt(section, field.split(".")))),
+  );
+  if (Object.keys(kept).length === Object.keys(inherited).length) return undefined;
+  const { inherited: _dropped, ...links } = product.lineage!;
+  return Object.keys(kept).length > 0 ? { ...links, inherited: kept } : links;
 }
 
 const columnPath = (instancePath: string) => {

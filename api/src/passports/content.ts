@@ -2,6 +2,7 @@
 // Anyone can recompute `dataHash` from the `content` object the public API serves and compare it with the chain.
 import canonicalize from "canonicalize";
 import { keccak256, toUtf8Bytes } from "ethers";
+import type { TextileData } from "./textile";
 
 type Gs1Identifiers = { gtin: string; lot: string; serial: string };
 
@@ -48,7 +49,12 @@ export type PassportIdentity = {
 /** What a product row keeps of its identity and lineage (migration 033). */
 export type Lineage = { model?: ParentRef; batch?: ParentRef; inherited?: Record<string, "model" | "batch"> };
 
-export const CONTENT_SCHEMAS = ["passport-registry/dpp-content/1", "passport-registry/dpp-content/2", "passport-registry/dpp-content/3"] as const;
+export const CONTENT_SCHEMAS = [
+  "passport-registry/dpp-content/1",
+  "passport-registry/dpp-content/2",
+  "passport-registry/dpp-content/3",
+  "passport-registry/dpp-content/4",
+] as const;
 
 /**
  * Version 1: products registered before provenance was recorded; their anchored hashes must keep matching, so their
@@ -69,15 +75,19 @@ export type PassportContent = {
   care_instructions: string;
   provenance?: Provenance;
   passport?: PassportIdentity;
+  /** Version 4: the textile section (passports/textile.ts), present only where the brand gave one. */
+  textile?: TextileData;
 };
 
 /** Builds the content object in one fixed shape, so the same product always hashes the same. */
 export function buildPassportContent(input: Omit<PassportContent, "schema">): PassportContent {
-  const { provenance, passport, ...values } = input;
-  // No `provenance` key at all in version 1, not even an undefined one; no `passport` key before version 3.
+  const { provenance, passport, textile, ...values } = input;
+  // No `provenance` key at all in version 1, not even an undefined one; no `passport` key before version 3, no
+  // `textile` key unless the passport has the section (version 4).
   if (!provenance) return { schema: "passport-registry/dpp-content/1", ...values, uid: input.uid.toUpperCase() };
   if (!passport) return { schema: "passport-registry/dpp-content/2", ...values, uid: input.uid.toUpperCase(), provenance };
-  return { schema: "passport-registry/dpp-content/3", ...values, uid: input.uid.toUpperCase(), provenance, passport };
+  if (!textile) return { schema: "passport-registry/dpp-content/3", ...values, uid: input.uid.toUpperCase(), provenance, passport };
+  return { schema: "passport-registry/dpp-content/4", ...values, uid: input.uid.toUpperCase(), provenance, passport, textile };
 }
 
 /** The passport section of content version 3, in one fixed shape (no undefined keys). */
@@ -118,6 +128,8 @@ export function passportContentFor(row: {
   dpp_id?: string;
   granularity?: Granularity;
   lineage?: Lineage | null;
+  /** Migration 036: the textile section, null when the brand gave none. */
+  textile?: TextileData | null;
   carbon_kg: string | number;
   carbon_rating: string;
   /** GS1 identifiers (migration 026); absent or null when the product has none. */
@@ -159,5 +171,6 @@ export function passportContentFor(row: {
     care_instructions: row.care_instructions,
     ...(row.provenance ? { provenance: row.provenance } : {}),
     ...(row.content_version === 3 && row.provenance && row.dpp_id ? { passport: passportIdentity(row.dpp_id, row.granularity ?? "item", row.lineage) } : {}),
+    ...(row.content_version === 3 && row.textile ? { textile: row.textile } : {}),
   });
 }

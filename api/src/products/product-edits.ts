@@ -12,8 +12,9 @@ import { recordAudit, type Actor } from "../audit/service";
 import { productDefaults } from "../brands/service";
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from "../errors";
 import { explorerTxUrl } from "../links";
-import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type Certification, type FiberShare } from "../passports/content";
+import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type Certification, type FiberShare, type Lineage } from "../passports/content";
 import { compositionFromFabricType } from "../passports/fibres";
+import type { TextileData } from "../passports/textile";
 import { estimateCarbon } from "./carbon";
 import { defaultCare, type CareByCategory } from "./defaults";
 import { broadcastPassportWrite, confirmPassportWrite, sentWriteState, UNCONFIRMED_AFTER_MS, WriteNotConfirmed, type ConfirmedWrite } from "./passport-writes";
@@ -53,6 +54,10 @@ export type ProductChanges = Partial<{
   gtin: string;
   lot: string;
   serial: string;
+  /** The textile section, replaced whole; null removes it. */
+  textile: TextileData | null;
+  /** The passport's lineage (content version 3): the EN 18222 update drops a field it changes from `inherited`. */
+  lineage: Lineage | null;
 }>;
 
 export type EditResult = {
@@ -251,6 +256,8 @@ function columnChanges(product: ProductRow, changes: ProductChanges, brandCare: 
   if (changes.currency !== undefined) next.currency = changes.currency.toUpperCase();
   if (changes.description !== undefined) next.description = changes.description === "" ? null : changes.description;
   if (changes.certifications !== undefined) next.certifications = changes.certifications;
+  if (changes.textile !== undefined) next.textile = changes.textile;
+  if (changes.lineage !== undefined) next.lineage = changes.lineage;
   if (changes.category !== undefined || changes.fabric_type !== undefined) {
     const carbon = estimateCarbon(category, fabricType);
     next.carbon_kg = carbon.kg;

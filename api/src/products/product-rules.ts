@@ -9,6 +9,7 @@ import { estimateCarbon } from "./carbon";
 import type { CreateProductInput } from "./service";
 import type { NewProduct } from "./products.repo";
 import { aiValueProblem, gtinProblem, normalizeGtin } from "../gs1/digital-link";
+import { textileProblems, type TextileData } from "../passports/textile";
 
 /** ISO 4217 codes in use, as the runtime's ICU data knows them. */
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
@@ -21,10 +22,10 @@ export type KnownFactory = { country: string };
  * factory. `factories` holds the factories the input may name (looked up by the caller, once for a whole batch).
  */
 export function productProblems(
-  input: Partial<Pick<CreateProductInput, "fiber_composition" | "price" | "currency" | "factory_id" | "gtin" | "lot" | "serial">>,
+  input: Partial<Pick<CreateProductInput, "fiber_composition" | "price" | "currency" | "factory_id" | "gtin" | "lot" | "serial">> & { textile?: TextileData | null },
   factories: ReadonlyMap<number, KnownFactory>,
 ): ErrorDetail[] {
-  const problems: ErrorDetail[] = gs1Problems(input);
+  const problems: ErrorDetail[] = [...gs1Problems(input), ...textileProblems(input.textile)];
   if (input.fiber_composition) {
     const total = input.fiber_composition.reduce((sum, share) => sum + share.percent, 0);
     if (Math.abs(total - 100) > 1e-9) problems.push({ field: "fiber_composition", problem: `percentages must sum to 100 (got ${total})` });
@@ -107,5 +108,6 @@ export function productRowFor(
     carbon_kg: carbon.kg,
     carbon_rating: carbon.rating,
     ...gs1Columns(input),
+    ...(input.textile ? { textile: JSON.stringify(input.textile) } : {}),
   };
 }

@@ -3,6 +3,7 @@
 import { EU_FIBRE_NAMES } from "../passports/fibres";
 import { CERTIFICATION_CODES } from "../factories/reputation";
 import { translationsInput } from "../i18n/translation-schema";
+import { textileSchema } from "../passports/textile";
 
 const text = (maxLength: number, minLength = 1) => ({ type: "string", minLength, maxLength }) as const;
 
@@ -59,6 +60,8 @@ export const createProductBody = {
     gtin: { type: "string", maxLength: 14, description: "GTIN-8, -12, -13 or -14 with its check digit; stored as GTIN-14" },
     lot: { type: "string", maxLength: 20, description: "batch or lot number (GS1 AI 10), with a GTIN" },
     serial: { type: "string", maxLength: 20, description: "serial number (GS1 AI 21), with a GTIN; a GTIN and serial are one item, service-wide" },
+    // The textile section (content version 4, docs/textile.md): anchored with the rest.
+    textile: textileSchema,
     // Presentation only (docs/languages.md): saved beside the product, never anchored.
     translations: translationsInput,
   },

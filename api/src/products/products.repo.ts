@@ -1,6 +1,7 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
 import type { Knex } from "../db/knex";
 import type { Granularity, Lineage, Provenance } from "../passports/content";
+import type { TextileData } from "../passports/textile";
 
 export type ProductRow = {
   id: number;
@@ -40,6 +41,8 @@ export type ProductRow = {
   content_version: number;
   dpp_status: "active" | "inactive" | "archived";
   dpp_status_changed_at: Date | null;
+  /** Migration 036: the textile section (passports/textile.ts), null when none was given. */
+  textile: TextileData | null;
   brand_slug: string;
   /** The brand's EORI or other Annex III operator id (EN 18223 economicOperatorId), null when not set. */
   brand_economic_operator_id: string | null;
@@ -140,6 +143,8 @@ export type NewProduct = {
   gtin?: string | null;
   lot?: string | null;
   serial?: string | null;
+  /** JSON of the textile section (passports/textile.ts). */
+  textile?: string;
 } & Partial<PassportLink>;
 
 /** A batch or item passport's place under its model and batch (migration 033), set when it is registered. */

@@ -8,6 +8,7 @@ import { claimGtins, findProductByUid, insertProduct, isGtinSerialTaken, isSkuTa
 import { orphanQualifiers, productProblems, productRowFor, type KnownFactory } from "./product-rules";
 import { productDefaults } from "../brands/service";
 import type { IndexerState } from "../onchain/indexer-state.repo";
+import type { TextileData } from "../passports/textile";
 import { publicPassport } from "../passports/public-passport";
 import { factoryProfileExists } from "../factories/factories.repo";
 
@@ -30,6 +31,8 @@ export type CreateProductInput = {
   gtin?: string;
   lot?: string;
   serial?: string;
+  /** The textile section (content version 4; passports/textile.ts). */
+  textile?: TextileData;
 };
 
 export type Brand = { id: number; slug: string; uidPrefix: string };

@@ -1,7 +1,8 @@
 // SQL of product edits: the product row locked for a change, its columns updated, and the versions of its anchored
 // content (app.product_versions; version 1, the mint, is app.passports).
 import type { Knex } from "../db/knex";
-import type { Certification, FiberShare, Provenance } from "../passports/content";
+import type { Certification, FiberShare, Lineage, Provenance } from "../passports/content";
+import type { TextileData } from "../passports/textile";
 
 /** The product columns an edit may change, with their stored values (jsonb columns as objects). */
 export type ProductColumns = Partial<{
@@ -22,6 +23,8 @@ export type ProductColumns = Partial<{
   serial: string | null;
   carbon_kg: number;
   carbon_rating: string;
+  textile: TextileData | null;
+  lineage: Lineage | null;
 }>;
 
 export type VersionRow = {
@@ -49,7 +52,7 @@ export async function lockProduct(trx: Knex, brandId: number, uid: string): Prom
   return row?.id;
 }
 
-const JSON_COLUMNS = new Set(["fiber_composition", "certifications", "provenance"]);
+const JSON_COLUMNS = new Set(["fiber_composition", "certifications", "provenance", "textile", "lineage"]);
 
 export async function updateProductColumns(trx: Knex, productId: number, columns: ProductColumns): Promise<void> {
   const values: Record<string, unknown> = { updated_at: trx.fn.now() };

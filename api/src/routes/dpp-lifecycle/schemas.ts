@@ -64,7 +64,7 @@ export const pagingQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    limit: { type: "string", pattern: "^[1-9][0-9]{0,2}$", description: "ids per page, 1-500 (default 100)" },
+    limit: { type: "string", pattern: "^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$", description: "ids per page, 1-500 (default 100)" },
     cursor: { type: "string", maxLength: 70, description: "paging_metadata.cursor of the previous page" },
   },
 } as const;
@@ -104,6 +104,7 @@ export const createDppBody = {
     care_instructions: props.care_instructions,
     country_of_manufacture: props.country_of_manufacture,
     manufacturer: { type: "object", additionalProperties: false, required: ["factory_id"], properties: { factory_id: props.factory_id } },
+    textile: { ...props.textile, description: "the textile section (docs/textile.md); a part left out is taken from the batch, then the model" },
     price: props.price,
     currency: props.currency,
   },

@@ -1,6 +1,7 @@
 // JSON Schemas of the public DPP route: the UID path parameter and the public passport record (spec 2.3; fields
 // explained in docs/public-api.md, built by passports/public-record.ts).
 import { CONTENT_SCHEMAS } from "../../passports/content";
+import { textileSchema } from "../../passports/textile";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
 
@@ -146,6 +147,7 @@ const contentSchema: JsonSchema = {
       },
     },
     passport: passportIdentitySchema,
+    textile: textileSchema,
   },
 };
 

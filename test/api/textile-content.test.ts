@@ -1,0 +1,156 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the passports read here are JSON whose shape the test checks */
+// The textile section (content version 4, issue 26) through the brand API and the EN 18222 API: accepted, checked
+// beyond its schema (sums, CAS and EC check digits, a PEF study's reference), anchored with the rest, inherited part
+// by part from a batch and a model, merge-patched and removed; a product without it keeps content version 3.
+import { expect } from "chai";
+import { keccak256, toUtf8Bytes } from "ethers";
+import canonicalize from "canonicalize";
+import { createBrand } from "../../api/src/brands/service";
+import { casValid, ecValid } from "../../api/src/passports/textile";
+import { json } from "../support/http";
+import { sharedStack, type SeededStack } from "../support/shared-stack";
+
+type Client = { slug: string; key: string };
+const V3 = "passport-registry/dpp-content/3";
+const V4 = "passport-registry/dpp-content/4";
+
+/** A multi-country chain: fibre and spinning abroad, knitting, dyeing and making-up in Bangladesh. */
+const STAGES = [
+  { stage: "fibre", facility: { name: "Izmir Recycled Fibres", country: "TR" } },
+  { stage: "spinning", facility: { name: "Gujarat Spinning Mills", country: "IN", id: { scheme: "osh", value: "IN2021123AB12CD" } } },
+  { stage: "weaving_knitting", facility: { name: "Gazipur Knit Composite", country: "BD", id: { scheme: "gln", value: "4006381333931" } }, started: "2026-09-01", completed: "2026-09-20" },
+  { stage: "dyeing_printing_finishing", facility: { name: "Gazipur Knit Composite", country: "BD" } },
+  { stage: "making_up", facility: { name: "Ashulia Apparel", country: "BD" } },
+];
+const MATERIALS = [
+  { fibre: "cotton", mass_percent: 60, origin_country: "IN" },
+  { fibre: "polyester", mass_percent: 40, origin_country: "TR", recycled_percent: 100, recycled_origin: "post_consumer" },
+];
+
+describe("textile content (content version 4)", () => {
+  let stack: SeededStack;
+  let brand: Client;
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await sharedStack();
+    const created = await createBrand(stack.api.db, { slug: "textile-brand", name: "Textile Brand", uidPrefix: "TXB" });
+    brand = { slug: created.brand.slug, key: created.key.key };
+  });
+
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${stack.api.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${brand.key}`, "X-Service-Brand": brand.slug, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it("knows the CAS and EC check digits of real substances", () => {
+    expect(casValid("7732-18-5")).to.equal(true); // water
+    expect(casValid("50-00-0")).to.equal(true); // formaldehyde
+    expect(casValid("50-00-1")).to.equal(false);
+    expect(ecValid("200-001-8")).to.equal(true); // formaldehyde
+    expect(ecValid("200-001-7")).to.equal(false);
+  });
+
+  it("registers a garment with its textile section through v1 and anchors it as content version 4", async () => {
+    const res = await call("POST", "/api/v1/products", {
+      sku: "TX-1",
+      name: "Recycled blend tee",
+      category: "t-shirt",
+      price: 990,
+      textile: {
+        production_date: "2026-10-01",
+        commodity_code: { hs6: "610910", cn8: "61091000" },
+        stages: STAGES,
+        materials: MATERIALS,
+        care: { symbols: ["wash_30", "do_not_bleach", "line_dry", "iron_low"] },
+        carbon: { method: "estimate", kg_co2e: 3.1 },
+      },
+    });
+    expect(res.status, await res.clone().text()).to.equal(201);
+    const { uid } = (await json(res)).data;
+    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+    expect(record.content.schema).to.equal(V4);
+    expect(record.content.textile.stages.map((s: any) => s.facility.country)).to.deep.equal(["TR", "IN", "BD", "BD", "BD"]);
+    expect(record.content.textile.materials[1]).to.include({ recycled_percent: 100, recycled_origin: "post_consumer" });
+    expect(keccak256(toUtf8Bytes(canonicalize(record.content)!))).to.equal(record.blockchain.computed_data_hash);
+
+    const plain = await json(await call("POST", "/api/v1/products", { sku: "TX-0", name: "Plain tee", category: "t-shirt", price: 1 }));
+    expect((await json(await fetch(`${stack.api.url}/api/dpp/${plain.data.uid}`))).content.schema).to.equal(V3);
+  });
+
+  it("refuses what the schema cannot catch, naming each field", async () => {
+    const res = await call("POST", "/api/v1/products", {
+      sku: "TX-2",
+      name: "Bad tee",
+      category: "t-shirt",
+      price: 1,
+      textile: {
+        commodity_code: { hs6: "610910", cn8: "62034200" },
+        materials: [{ fibre: "cotton", mass_percent: 60 }, { fibre: "polyester", mass_percent: 30, recycled_percent: 50 }],
+        substances_of_concern: [{ name: "Formaldehyde", cas: "50-00-1", ec: "200-001-7", concentration_percent: 0.01, location: "whole garment" }],
+        stages: [{ stage: "making_up", facility: { name: "X", country: "BD" }, started: "2026-10-02", completed: "2026-10-01" }],
+        carbon: { method: "pef_study", kg_co2e: 2 },
+      },
+    });
+    expect(res.status).to.equal(422);
+    const fields = (await json(res)).error.details.map((d: any) => d.field);
+    expect(fields).to.include.members([
+      "textile.materials",
+      "textile.materials.1.recycled_origin",
+      "textile.substances_of_concern.0.cas",
+      "textile.substances_of_concern.0.ec",
+      "textile.stages.0.completed",
+      "textile.commodity_code.cn8",
+      "textile.carbon.study_reference",
+    ]);
+    const schema = await call("POST", "/api/v1/products", { sku: "TX-3", name: "Bad", category: "t-shirt", price: 1, textile: { care: { symbols: ["wash_31"] } } });
+    expect(schema.status).to.equal(422);
+  });
+
+  it("inherits the textile section part by part through EN 18222, patches it, and removes it with null", async function () {
+    this.timeout(180_000);
+    const post = async (body: unknown) => {
+      const res = await call("POST", "/api/dpp-lifecycle/v1/dpps", body);
+      expect(res.status, await res.clone().text()).to.equal(201);
+      return json(res);
+    };
+    const model = await post({
+      granularity: "model",
+      product: { sku: "TX-POLO", name: "Recycled polo", category: "polo-shirt" },
+      textile: {
+        materials: MATERIALS,
+        durability: [{ property: "pilling", standard: "ISO 12945-2", result: "grade 4 after 2,000 rubs", class: "4" }],
+        care: { symbols: ["wash_30", "line_dry"], text: "Wash inside out" },
+      },
+    });
+    expect(model.contentSpecificationIds).to.deep.equal([V4]);
+    const batch = await post({ granularity: "batch", model: model.digitalProductPassportId, textile: { stages: STAGES, production_date: "2026-10-01" } });
+    const item = await post({ batch: batch.digitalProductPassportId });
+    const textile = item[V4].textile;
+    expect(textile.stages).to.deep.equal(STAGES);
+    expect(textile.durability[0]).to.include({ standard: "ISO 12945-2" });
+    // Each part comes from the nearest level that has it: the batch took durability and materials from the model.
+    expect(batch[V4].passport.inherited).to.include({ "textile.durability": "model", "textile.materials": "model" });
+    expect(batch[V4].passport.inherited).to.not.have.property("textile.stages");
+    expect(item[V4].passport.inherited).to.include({ "textile.stages": "batch", "textile.production_date": "batch", "textile.durability": "batch" });
+
+    const id = encodeURIComponent(item.digitalProductPassportId);
+    const substance = { name: "Antimony trioxide", cas: "1309-64-4", ec: "215-175-0", concentration_percent: 0.02, location: "polyester fibres", safe_use: "No exposure in normal wear" };
+    const patched = await call("PATCH", `/api/dpp-lifecycle/v1/dpps/${id}`, { [V4]: { textile: { substances_of_concern: [substance], care: { text: null } } } });
+    expect(patched.status, await patched.clone().text()).to.equal(200);
+    const after = await json(patched);
+    expect(after[V4].textile.substances_of_concern).to.deep.equal([substance]);
+    expect(after[V4].textile.care).to.deep.equal({ symbols: ["wash_30", "line_dry"] });
+    expect(after.anchor.version).to.equal(2);
+
+    const bad = await call("PATCH", `/api/dpp-lifecycle/v1/dpps/${id}`, { [V4]: { textile: { substances_of_concern: [{ ...substance, cas: "1309-64-5" }] } } });
+    expect(bad.status).to.equal(422);
+
+    const removed = await json(await call("PATCH", `/api/dpp-lifecycle/v1/dpps/${id}`, { [V4]: { textile: null } }));
+    expect(removed.contentSpecificationIds).to.deep.equal([V3]);
+    expect(removed[V3]).to.not.have.property("textile");
+    expect(removed.anchor.version).to.equal(3);
+  });
+});
