@@ -5,6 +5,7 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { createDb, type Knex } from "../../api/src/db/knex";
+import { STATS_TTL_MS } from "../../api/src/stats/service";
 import { dashboardClient } from "../../test/support/dashboard";
 import { figuresTable, positiveInteger, type LoadFigures } from "../lib/bench-load";
 import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
@@ -26,11 +27,14 @@ const SAMPLE = 20_000;
 /** A table with at least this many rows is large: a sequential scan of it on a read path is a finding. */
 const LARGE_TABLE_ROWS = 10_000;
 const GOAL = { p99Ms: 50 };
+/** Only the targets whose name contains this text (e.g. "stats"), for a run about one path; all when unset. */
+const ONLY = process.env.BENCH_ONLY ?? "";
 
 /** One request: its URL (path) and headers. */
 type Request = [path: string, headers: Record<string, string> | null];
 type Target = { name: string; requests: Request[] };
-type Figures = LoadFigures & { failures: number };
+/** `maxMs`: the slowest answer, which shows a stall of all connections at once that p99 of thousands hides. */
+type Figures = LoadFigures & { maxMs: number; failures: number };
 
 /**
  * The load generator: autocannon in a worker thread of its own (so it shares no event loop with the API measured
@@ -51,7 +55,7 @@ autocannon({ url: base, connections, duration: seconds, requests: [{ setupReques
   const result = autocannon.aggregateResult([raw], { url: base, connections });
   parentPort.postMessage({
     requests: result.requests.total, seconds, perSecond: result.requests.total / seconds,
-    p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts,
+    p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max, failures: result.non2xx + result.errors + result.timeouts,
   });
 });
 `;
@@ -269,7 +273,8 @@ async function main(): Promise<void> {
     const seedSeconds = Object.values(seed.seconds).reduce((a, b) => a + b, 0);
     console.log(`  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seed.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")})`);
 
-    const { targets, skipped } = await targetsFor(stack, db, seed.brands);
+    const { targets: all, skipped } = await targetsFor(stack, db, seed.brands);
+    const targets = all.filter((target) => target.name.includes(ONLY));
     for (const target of targets) {
       const [path, headers] = target.requests[0]!;
       const res = await fetch(stack.api.url + path, { headers: headers ?? undefined });
@@ -288,7 +293,12 @@ async function main(): Promise<void> {
     try {
       for (const target of targets) {
         const request = target.requests[Math.floor(target.requests.length / 2)]!;
-        const statements = await statementsOf(stack.api, request, background);
+        let statements = await statementsOf(stack.api, request, background);
+        if (statements.length === 0) {
+          // Answered from a cache (the stats snapshot): asked again once it has expired, so its statements are seen.
+          await new Promise((resolve) => setTimeout(resolve, STATS_TTL_MS + 100));
+          statements = await statementsOf(stack.api, request, background);
+        }
         plans.set(target.name, { statements: statements.length, ...(await planFindings(client, db, statements, rowsOf)) });
       }
     } finally {
@@ -306,6 +316,7 @@ async function main(): Promise<void> {
         name: target.name,
         figures,
         more: [
+          figures.maxMs.toFixed(0),
           figures.requests > 0 && figures.p99Ms <= GOAL.p99Ms ? "met" : "MISSED",
           String(figures.failures),
           `${plan.statements}/${plan.explained}`,
@@ -319,7 +330,7 @@ async function main(): Promise<void> {
       console.log(`  ${target.name}: ${latency} (load average ${loadAverage()})`);
     }
     console.log("");
-    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
+    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", "max ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
     for (const line of skipped) console.log(`  skipped: ${line}`);
 
     const size = await db.raw<{ rows: Array<{ total: string; passports: string }> }>(
@@ -335,7 +346,7 @@ async function main(): Promise<void> {
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     console.log(`\ndatabase size ${mb(total)}: ${(total / passports / 1024).toFixed(1)} KB per passport (${passports.toLocaleString("en-US")} passports, ${SIZES.products.toLocaleString("en-US")} products)`);
     console.log(`  largest tables with their indexes: ${biggest.rows.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`);
-    const missed = rows.filter((r) => r.more[0] !== "met" || r.more[5] !== "none").map((r) => r.name);
+    const missed = rows.filter((r) => r.more[1] !== "met" || r.more[6] !== "none").map((r) => r.name);
     console.log(`\ngoals: p99 ≤ ${GOAL.p99Ms} ms and no sequential scan of a large table (≥ ${LARGE_TABLE_ROWS.toLocaleString("en-US")} rows) on each path: ${missed.length === 0 ? "met" : `MISSED by ${missed.join("; ")}`}`);
     console.log(`whole run ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadAverage()}`);
   });
