@@ -6,7 +6,7 @@ import { ValidationError } from "../../errors";
 import type { Logger } from "../../logger";
 import { catchErrors } from "../../middleware/error-handler";
 import { renderJson, sendJson, type RenderedJson } from "../../middleware/etag";
-import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
+import { IndexedReadCache } from "../../onchain/indexed-read-cache";
 import type { OpenApiRegistry } from "../../openapi/registry";
 import { productKeyOf } from "../../dpp/product-ids";
 import type { Json } from "../../dpp/merge-patch";
@@ -99,20 +99,19 @@ function instantOf(value: string): Date {
 }
 
 /**
- * Passports as ReadDPPById and ReadDPPByProductId render them, held for up to a second and never once the indexer has
- * moved on (indexed-read-cache.ts), so a burst of reads of one passport costs one render. Every write through this
- * API drops them all once it is done, failed or not: its writer, and anyone reading from this process after it, sees
- * the change at once. A change made elsewhere (the dashboard, the v1 API, a mint or re-anchor completing, another
- * replica's write) shows within that second, the staleness the public record accepts too (routes/dpp/router.ts).
+ * Passports as ReadDPPById and ReadDPPByProductId render them, held for up to a second, so a burst of reads of one
+ * passport costs one render. Every write through this API drops them all once it is done, failed or not: its writer,
+ * and anyone reading from this process after it, sees the change at once. A change made elsewhere (the dashboard, the
+ * v1 API, a mint or re-anchor completing, another replica's write) shows within that second, the staleness the public
+ * record accepts too (routes/dpp/router.ts). Nothing here comes from the indexer, so unlike the public record a
+ * rendering is not tied to the indexed block: that would only add a query per burst and a render per block.
  */
-function renderedReads(deps: AppDeps) {
+function renderedReads() {
   const fresh = () => new IndexedReadCache<RenderedJson>({ ttlMs: 1000, maxEntries: 1000 });
   let renderings = fresh();
-  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
   return {
     async send(ctx: Parameters<typeof sendJson>[0], key: string, render: () => Promise<unknown>): Promise<void> {
-      const state = await indexer().catch(() => undefined);
-      sendJson(ctx, await renderings.read(key, state?.indexedBlock, async () => renderJson(await render())));
+      sendJson(ctx, await renderings.read(key, undefined, async () => renderJson(await render())));
     },
     /** Runs a write, then drops every rendering (renders in flight finish into the dropped cache and are not kept). */
     async writing<T>(write: Promise<T>): Promise<T> {
@@ -128,7 +127,7 @@ function renderedReads(deps: AppDeps) {
 export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
   openapi.addSchemas({ Result: resultSchema, DataElement: DATA_ELEMENT_SCHEMA });
   const dpp = (description: string): RouteResponse => ({ description, schema: dppSchema });
-  const reads = renderedReads(deps);
+  const reads = renderedReads();
   return mountRoutes(deps, openapi, [
     defineRoute({
       method: "get",
