@@ -5,7 +5,8 @@ import { expect } from "chai";
 import { Webhook } from "standardwebhooks";
 import { createBrand } from "../../api/src/brands/service";
 import { monthlyUsage } from "../../api/src/metering/service";
-import { tokenIdOf } from "../../api/src/passports/content";
+import { dataHashOf, passportContentFor, tokenIdOf } from "../../api/src/passports/content";
+import { findProductByUid } from "../../api/src/products/products.repo";
 import { batchSizeFor } from "../../api/src/passports/mint-pump";
 import { createLogger } from "../../api/src/logger";
 import { Dispatcher } from "../../api/src/webhooks/dispatcher";
@@ -102,6 +103,10 @@ describe("bulk issuance", () => {
     const minted = await stack.api.db("app.passports as x").join("app.products as p", "p.id", "x.product_id").whereIn("p.uid", uids).where("x.status", "minted").select("p.uid", "x.tx_hash");
     expect(minted).to.have.length(6);
     for (const row of minted) expect(await stack.contracts.passport.exists(tokenIdOf(row.uid as string))).to.equal(true);
+    // Anchored from the same content a single issuance and the public record build.
+    const bulkUid = minted.find((r) => r.uid !== uids[0])!.uid as string;
+    const bulkMinted = await findProductByUid(stack.api.db, bulkUid);
+    expect(await stack.contracts.passport.dataHashOf(tokenIdOf(bulkUid))).to.equal(dataHashOf(passportContentFor(bulkMinted!)));
     // The seven claimed by the job went out together, not one transaction each.
     expect(new Set(minted.filter((r) => r.uid !== uids[0]).map((r) => r.tx_hash)).size).to.be.lessThan(5);
 

@@ -1,7 +1,7 @@
 // SQL of bulk issuance (app.issuance_jobs and their items): the job, its items claimed a chunk at a time, and its
 // progress read from the items' passports (app.passports), so a passport is counted once however often it is read.
 import type { Knex } from "../db/knex";
-import type { ProductRow } from "../products/products.repo";
+import { findProductsByIds, type ProductRow } from "../products/products.repo";
 import type { IssuanceClaim } from "./issuance.repo";
 
 export type IssuanceJobState = "queued" | "issuing" | "completed";
@@ -99,21 +99,7 @@ export async function lockUnclaimedItems(trx: Knex, limit: number): Promise<{ jo
  */
 export async function lockProductsForIssuance(trx: Knex, productIds: number[]): Promise<ProductRow[]> {
   await trx.raw("SELECT id FROM app.products WHERE id = ANY(?::integer[]) ORDER BY id FOR NO KEY UPDATE", [productIds]);
-  return trx("app.products as p")
-    .join("app.brands as b", "b.id", "p.brand_id")
-    .leftJoin("app.factory_profiles as f", "f.factory_id", "p.factory_id")
-    .leftJoin("app.passports as x", "x.product_id", "p.id")
-    .whereIn("p.id", productIds)
-    .select<ProductRow[]>(
-      "p.*",
-      "b.slug as brand_slug",
-      "b.name as brand_name",
-      "b.status as brand_status",
-      "f.name as factory_name",
-      "f.city as factory_city",
-      "f.country as factory_country",
-      "x.status as passport_status",
-    );
+  return findProductsByIds(trx, productIds);
 }
 
 /** Inserts pending claims in one statement, skipping products that have one; the product ids inserted. */

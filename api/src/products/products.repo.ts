@@ -80,34 +80,52 @@ export async function findProductByDppId(db: Knex, dppId: string, brandId?: numb
   return query;
 }
 
+/** What a product is read with: its row, brand, manufacturer profile, custom domain and issuance state. */
+const PRODUCT_COLUMNS = [
+  "p.*",
+  "b.slug as brand_slug",
+  "b.economic_operator_id as brand_economic_operator_id",
+  "f.gln as factory_gln",
+  "f.os_id as factory_os_id",
+  "b.name as brand_name",
+  "b.status as brand_status",
+  "d.hostname as brand_custom_domain",
+  "f.name as factory_name",
+  "f.city as factory_city",
+  "f.country as factory_country",
+  "x.token_id as passport_token_id",
+  "x.status as passport_status",
+  "x.tx_hash as passport_tx_hash",
+  "x.data_hash as passport_data_hash",
+  "x.contract_address as passport_contract",
+  "x.chain_id as passport_chain_id",
+  "x.block_number as passport_block_number",
+  "x.minted_at as passport_minted_at",
+];
+
 function productQuery(db: Knex) {
+  return productsQuery(db).first<ProductRow | undefined>(...PRODUCT_COLUMNS);
+}
+
+/**
+ * The products with these ids, each read as findProductByUid reads one (the same joins and columns, so a passport's
+ * content is built from the same row whichever way it is issued).
+ */
+export async function findProductsByIds(db: Knex, ids: number[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return productsQuery(db)
+    .whereIn("p.id", ids)
+    .select<ProductRow[]>(...PRODUCT_COLUMNS);
+}
+
+function productsQuery(db: Knex) {
   return db("app.products as p")
     .join("app.brands as b", "b.id", "p.brand_id")
     .leftJoin("app.factory_profiles as f", "f.factory_id", "p.factory_id")
     .leftJoin("app.passports as x", "x.product_id", "p.id")
-    .leftJoin("app.custom_domains as d", (on) => on.on("d.brand_id", "p.brand_id").andOnVal("d.status", "verified"))
-    .first<ProductRow | undefined>(
-      "p.*",
-      "b.slug as brand_slug",
-      "b.economic_operator_id as brand_economic_operator_id",
-      "f.gln as factory_gln",
-      "f.os_id as factory_os_id",
-      "b.name as brand_name",
-      "b.status as brand_status",
-      "d.hostname as brand_custom_domain",
-      "f.name as factory_name",
-      "f.city as factory_city",
-      "f.country as factory_country",
-      "x.token_id as passport_token_id",
-      "x.status as passport_status",
-      "x.tx_hash as passport_tx_hash",
-      "x.data_hash as passport_data_hash",
-      "x.contract_address as passport_contract",
-      "x.chain_id as passport_chain_id",
-      "x.block_number as passport_block_number",
-      "x.minted_at as passport_minted_at",
-    );
+    .leftJoin("app.custom_domains as d", (on) => on.on("d.brand_id", "p.brand_id").andOnVal("d.status", "verified"));
 }
+
 
 /**
  * Records that `factoryId` confirmed it made the product, by acting on it through its operator account. Only the
