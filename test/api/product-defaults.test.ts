@@ -133,7 +133,9 @@ describe("product defaults: a product with only the spec's fields reads back com
       await setProductDefaults(api.db, brand.slug, { countryOfManufacture: "BD" });
       const created = await json(await call(brand, "POST", "/products", { ...SPEC_ONLY, category: "saree", fabric_type: "60% cotton 40% silk" }));
       const record = await json(await fetch(`${api.url}/api/dpp/${created.data.uid}`, { headers: { Accept: "application/json" } }));
-      expect(record.content.schema).to.equal("passport-registry/dpp-content/2");
+      // Version 3 since migration 033: version 2's provenance, plus the passport's id and granularity.
+      expect(record.content.schema).to.equal("passport-registry/dpp-content/3");
+      expect(record.content.passport).to.deep.equal({ id: record.content.passport.id, granularity: "item" });
       expect(record.content.fiber_composition).to.deep.equal([{ fiber: "cotton", percent: 60 }, { fiber: "silk", percent: 40 }]);
       expect(record.content.care_instructions).to.equal(CARE_BY_CATEGORY.saree);
       expect(record.content.country_of_manufacture).to.equal("BD");
