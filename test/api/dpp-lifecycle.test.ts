@@ -13,8 +13,8 @@ import { sharedStack, type SeededStack } from "../support/shared-stack";
 type Client = { slug: string; key: string };
 const SPEC = "passport-registry/dpp-content/3";
 const V1 = "/api/dpp-lifecycle/v1";
-// GTIN-13 4006381333931 (check digit right), as GTIN-14; unique to this file.
-const GTIN = "04006381333931";
+// GTIN-13 9520188255111 (check digit right), as GTIN-14; unique to this file (a GTIN belongs to the first brand using it).
+const GTIN = "09520188255111";
 
 describe("EN 18222 lifecycle API", () => {
   let stack: SeededStack;
@@ -136,7 +136,7 @@ describe("EN 18222 lifecycle API", () => {
     }
     // A GTIN alone names the model and everything made of it: the model speaks for them.
     expect((await json(await call(undefined, "GET", `/dppsByProductId/${encodeURIComponent(`(01)${GTIN}`)}`))).granularity).to.equal("model");
-    await expectResult(await call(undefined, "GET", `/dppsByProductId/${encodeURIComponent("(01)04006381333932")}`), 400, "BAD_REQUEST");
+    await expectResult(await call(undefined, "GET", `/dppsByProductId/${encodeURIComponent("(01)09520188255112")}`), 400, "BAD_REQUEST");
     await expectResult(await call(undefined, "GET", `/dppsByProductId/${encodeURIComponent(`(01)${GTIN}(21)NOPE`)}`), 404, "NOT_FOUND");
   });
 
