@@ -6,7 +6,7 @@
 // Everything binds 127.0.0.1; everything started here is stopped by PID at the end (or on Ctrl-C).
 //
 // BENCH_PASSPORTS (default 10,000) and BENCH_BLOCK_MS (default 2,000) change the run.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { JsonRpcProvider, Network, Wallet } from "ethers";
 import { PlainERC721__factory } from "../../typechain-types";
@@ -23,6 +23,7 @@ import { startEmbeddedPostgres } from "../lib/postgres";
 import { freePort, spawnLogged, waitFor } from "../lib/processes";
 import { productCsv } from "../lib/product-csv";
 import { startDeployedChain } from "../lib/stack";
+import { cpuSeconds, postgresCpuSeconds } from "../lib/proc-cpu";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PASSPORTS = positiveInteger("BENCH_PASSPORTS", 10_000);
@@ -32,34 +33,6 @@ const CONFIRMATIONS = 2;
 const TARGETS = { seconds: 60, gasRatio: 0.5 };
 const SAMPLE_MS = 250;
 const RUN_CAP_MS = 600_000;
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds a process has used so far (user + system), from /proc/<pid>/stat; with `children`, its reaped children's too. */
-function cpuSeconds(pid: number, children = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
-    return ticks / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-/** Postgres' CPU seconds: the postmaster and its ended backends, plus every live backend. */
-function postgresCpuSeconds(postmaster: number): number {
-  let total = cpuSeconds(postmaster, true);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster) total += cpuSeconds(Number(entry));
-    } catch {
-      // ended between the listing and the read: counted with the postmaster's children.
-    }
-  }
-  return total;
-}
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;

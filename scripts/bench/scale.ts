@@ -6,7 +6,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { readFileSync, readdirSync } from "node:fs";
 import { createBrand } from "../../api/src/brands/service";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { registerProduct } from "../../api/src/products/service";
@@ -16,6 +15,7 @@ import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { startEmbeddedPostgres } from "../lib/postgres";
 import { freePort, spawnLogged, waitFor, type Child } from "../lib/processes";
 import { startStack, type Stack } from "../lib/stack";
+import { cpuSeconds, postgresCpuSeconds } from "../lib/proc-cpu";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 /** Reads per phase (half GET /api/dpp/{uid}, half GET /scan/{uid}) and issuances of fresh products per phase. */
@@ -29,7 +29,6 @@ const HAMMER = 40;
 /** Upper bound of one phase's load, and of the wait for every webhook to arrive. */
 const PHASE_CAP_S = 90;
 const DELIVERY_WAIT_S = 60;
-const TICKS_PER_SECOND = 100;
 
 type Op = { kind: "dpp" | "scan" | "issue"; uid: string };
 type Outcome = { kind: Op["kind"]; uid: string; status: number; ms: number };
@@ -70,33 +69,6 @@ measure(Array.from({ length: connections }, () => connection), () => ({ outcomes
 `;
 
 /** CPU seconds a process (and, with `children`, its waited-for children) has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number, children = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
-    return ticks / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-/** Postgres' CPU seconds: the postmaster, its live backends, and the backends that have ended. */
-function postgresCpuSeconds(postmaster: number): number {
-  let total = cpuSeconds(postmaster, true);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster) total += cpuSeconds(Number(entry));
-    } catch {
-      // ended between the listing and the read: its time is in the postmaster's children's count.
-    }
-  }
-  return total;
-}
-
 /** A webhook receiver counting deliveries per webhook-id and per event and UID. */
 async function startReceiver() {
   const byDeliveryId = new Map<string, number>();

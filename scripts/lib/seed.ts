@@ -17,10 +17,11 @@ import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
 import { NotFoundError } from "../../api/src/errors";
 import { saveFactoryProfile } from "../../api/src/factories/service";
-import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type FiberShare, type Lineage } from "../../api/src/passports/content";
+import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type FiberShare, type Granularity } from "../../api/src/passports/content";
 import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
-import { findProductByUid, type PassportLink, type ProductRow } from "../../api/src/products/products.repo";
+import { findProductByUid, type ProductRow } from "../../api/src/products/products.repo";
 import { registerProduct, type CreateProductInput } from "../../api/src/products/service";
+import { parentOf, registrationOf, type CreateDppInput } from "../../api/src/dpp/service";
 import { LOCAL_TAG_MASTER_KEY, type Config } from "../../api/src/config";
 import { insertDomain, recordCheck } from "../../api/src/domains/domains.repo";
 import { brandAddress } from "../../api/src/domains/service";
@@ -156,20 +157,6 @@ const GARMENT = {
 };
 /** What the demo.json replay changes on the item: its care instructions. */
 const REPLAY = { element_path: "care_instructions", new_value: "Machine wash 30 °C inside out, line dry, iron low." };
-/** The content fields a batch or item takes from above when it does not give them (CreateDPP's list), by input field. */
-const INHERITABLE = {
-  "product.sku": "sku",
-  "product.name": "name",
-  "product.category": "category",
-  "product.fabric_type": "fabric_type",
-  "product.description": "description",
-  "product.gtin": "gtin",
-  fiber_composition: "fiber_composition",
-  care_instructions: "care_instructions",
-  country_of_manufacture: "country_of_manufacture",
-  manufacturer: "factory_id",
-} as const;
-
 export async function seedDemo(options: {
   db: Knex;
   wallet: SharedWallet;
@@ -280,30 +267,32 @@ export async function seedDemo(options: {
  */
 async function seedDemoGarment(db: Knex, wallet: SharedWallet, contracts: Contracts, brand: ReturnType<typeof demoBrand>, apiUrl: string): Promise<DemoEn18222> {
   const { input } = GARMENT;
-  const ensure = async (code: string, values: CreateProductInput, link: () => PassportLink) => {
+  const ensure = async (code: string, dpp: CreateDppInput, granularity: Granularity, parents: { model?: ProductRow; batch?: ProductRow }) => {
     const uid = `${BRAND.uidPrefix}-${code}`;
-    if (!(await findProductByUid(db, uid))) await registerProduct(db, brand, values, { uid, link: link() });
+    if (!(await findProductByUid(db, uid))) {
+      const pinned = (row?: ProductRow) => (row ? parentOf(row, row.passport_data_hash!) : undefined);
+      const { values, link } = registrationOf(dpp, granularity, { model: pinned(parents.model), batch: pinned(parents.batch) });
+      await registerProduct(db, brand, values, { uid, link });
+    }
     await mintDemoPassport(db, wallet, contracts, (await findProductByUid(db, uid))!.id, uid, input.factory_id, []);
     return (await findProductByUid(db, uid))!;
   };
-  // The model gives every field: a batch takes each from it, and an item each from its batch, the lot included.
-  const inherited = (level: "model" | "batch") => ({
-    ...Object.fromEntries(Object.keys(INHERITABLE).map((field) => [field, level])),
-    ...(level === "batch" ? { "product.lot": level } : {}),
-  });
-  const ref = (row: ProductRow) => ({ id: row.dpp_id, uid: row.uid, data_hash: row.passport_data_hash! });
-  const link = (granularity: "batch" | "item", lineage: Lineage, model: ProductRow, batch?: ProductRow): PassportLink => ({
-    granularity,
-    model_id: model.id,
-    batch_id: batch?.id ?? null,
-    lineage: JSON.stringify(lineage),
-  });
-
-  const model = await ensure(GARMENT.model.code, input, () => ({ granularity: "model", model_id: null, batch_id: null, lineage: null }));
-  const batch = await ensure(GARMENT.batch.code, { ...input, lot: GARMENT.batch.lot }, () => link("batch", { model: ref(model), inherited: inherited("model") }, model));
-  const item = await ensure(GARMENT.item.code, { ...input, lot: GARMENT.batch.lot, serial: GARMENT.item.serial }, () =>
-    link("item", { model: ref(model), batch: ref(batch), inherited: inherited("batch") }, model, batch),
+  // The model gives every field; the batch adds its lot and the item its serial, each taking the rest from above.
+  const model = await ensure(
+    GARMENT.model.code,
+    {
+      product: { sku: input.sku, name: input.name, category: input.category, fabric_type: input.fabric_type, description: input.description, gtin: input.gtin },
+      fiber_composition: input.fiber_composition,
+      care_instructions: input.care_instructions,
+      country_of_manufacture: input.country_of_manufacture,
+      manufacturer: { factory_id: input.factory_id },
+      price: input.price,
+    },
+    "model",
+    {},
   );
+  const batch = await ensure(GARMENT.batch.code, { model: model.dpp_id, product: { lot: GARMENT.batch.lot } }, "batch", { model });
+  const item = await ensure(GARMENT.item.code, { batch: batch.dpp_id, product: { serial: GARMENT.item.serial } }, "item", { model, batch });
 
   const section = passportContentFor(item).schema;
   return {

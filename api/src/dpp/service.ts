@@ -11,7 +11,7 @@ import { translationsOf } from "../i18n/translations.repo";
 import type { TextileData } from "../passports/textile";
 import { passportContentFor, type Granularity, type Lineage, type PassportContent, type ParentRef } from "../passports/content";
 import { editProduct, type ProductChanges } from "../products/product-edits";
-import { findProductByDppId, type ProductRow } from "../products/products.repo";
+import { findProductByDppId, type PassportLink, type ProductRow } from "../products/products.repo";
 import { registerProduct, type CreateProductInput } from "../products/service";
 import { compile } from "../validation";
 import { createProductBody } from "../products/product-schema";
@@ -157,18 +157,29 @@ type TextileKey = keyof TextileData;
 
 type Parent = { row: ProductRow; content: PassportContent; ref: ParentRef };
 
+/** A parent passport as a new one is made from it: its row, pinned to its anchored hash `dataHash`. */
+export function parentOf(row: ProductRow, dataHash: string): Parent {
+  return { row, content: passportContentFor(row), ref: { id: row.dpp_id, uid: row.uid, data_hash: dataHash } };
+}
+
+/**
+ * What a passport made from `parents` is registered with: its input, with what it leaves out taken from its batch,
+ * then its model, and its link (granularity, parents, and the lineage its content anchors). CreateDPP's rule, and
+ * the demo seed's.
+ */
+export function registrationOf(input: CreateDppInput, granularity: Granularity, { model, batch }: { model?: Parent; batch?: Parent }): { values: CreateProductInput; link: PassportLink } {
+  const { values, inherited } = inheritedInput(input, batch, model);
+  const lineage: Lineage | null =
+    model || batch ? { ...(model ? { model: model.ref } : {}), ...(batch ? { batch: batch.ref } : {}), ...(Object.keys(inherited).length > 0 ? { inherited } : {}) } : null;
+  return { values, link: { granularity, model_id: model?.row.id ?? null, batch_id: batch?.row.id ?? null, lineage: lineage ? JSON.stringify(lineage) : null } };
+}
+
 /** CreateDPP: registers the product at its granularity, linked to its model and batch, and anchors it on chain. */
 export async function createDpp(deps: AppDeps, brand: BrandContext, input: CreateDppInput) {
   const granularity = input.granularity ?? "item";
   const { model, batch } = await parentsOf(deps, brand, granularity, input);
-  const { values, inherited } = inheritedInput(input, batch, model);
-  const lineage: Lineage | null =
-    model || batch ? { ...(model ? { model: model.ref } : {}), ...(batch ? { batch: batch.ref } : {}), ...(Object.keys(inherited).length > 0 ? { inherited } : {}) } : null;
-  const created = await deps.db.transaction((trx) =>
-    registerProduct(trx, brand, values, {
-      link: { granularity, model_id: model?.row.id ?? null, batch_id: batch?.row.id ?? null, lineage: lineage ? JSON.stringify(lineage) : null },
-    }),
-  );
+  const { values, link } = registrationOf(input, granularity, { model, batch });
+  const created = await deps.db.transaction((trx) => registerProduct(trx, brand, values, { link }));
   try {
     await issueCertificate(deps, brand.id, created.uid, brand.limits);
   } catch (error) {
@@ -203,7 +214,7 @@ async function parentsOf(deps: AppDeps, brand: BrandContext, granularity: Granul
     const versions = await versionsOf(deps.db, row.id);
     const latest = versions.at(-1);
     if (!latest) throw new ConflictError(`The ${level} passport ${id} is not anchored on chain yet; create this one once it is.`);
-    return { row, content: passportContentFor(row), ref: { id, uid: row.uid, data_hash: latest.data_hash } };
+    return parentOf(row, latest.data_hash);
   };
   const batch = await load(input.batch, "batch");
   let model = await load(input.model, "model");
