@@ -1,7 +1,7 @@
 // SQL of the EN 18222 lifecycle API: passports by product identifier, the version current at an instant, the
 // lifecycle status and the links between model, batch and item passports (migration 033).
 import type { Knex } from "../db/knex";
-import type { Granularity, Lineage } from "../passports/content";
+import type { Granularity } from "../passports/content";
 
 /** One anchored version of a passport (app.passport_version_history). */
 export type VersionRecord = {
@@ -82,12 +82,6 @@ export async function dppIdsByKeys(db: Knex, keys: ProductKey[], after: string |
     .pluck<string[]>("dpp_id");
   if (after !== undefined) query.where("dpp_id", ">", after);
   return query;
-}
-
-export async function setLineage(trx: Knex, productId: number, link: { granularity: Granularity; modelId: number | null; batchId: number | null; lineage: Lineage | null }): Promise<void> {
-  await trx("app.products")
-    .where("id", productId)
-    .update({ granularity: link.granularity, model_id: link.modelId, batch_id: link.batchId, lineage: link.lineage ? JSON.stringify(link.lineage) : null });
 }
 
 /** Sets the lifecycle status when it is `from`; false when it was not (someone changed it meanwhile). */

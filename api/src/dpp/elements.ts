@@ -21,7 +21,7 @@ export type DataElement = {
 export type Translations = Partial<Record<string, { name: string; description: string }>>;
 
 const GS1 = "https://gs1.org/voc/";
-export const VOCAB = "https://w3id.org/passport-registry/vocab#";
+const VOCAB = "https://w3id.org/passport-registry/vocab#";
 
 /** Dictionary references and data types by path pattern (`*` for an array index). */
 const DICTIONARY: Record<string, { ref: string; type?: string; objectType?: ObjectType }> = {

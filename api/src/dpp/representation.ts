@@ -67,7 +67,7 @@ export function dppHeader(config: Pick<Config, "publicBaseUrl" | "domains">, pro
 }
 
 /** The maker's GS1 GLN (as its GS1 Digital Link URI, AI 414) or else its Open Supply Hub id; null when neither is known. */
-export function facilityIdOf(product: Pick<ProductRow, "factory_gln" | "factory_os_id">): string | null {
+function facilityIdOf(product: Pick<ProductRow, "factory_gln" | "factory_os_id">): string | null {
   if (product.factory_gln) return `https://id.gs1.org/414/${product.factory_gln}`;
   if (product.factory_os_id) return `https://opensupplyhub.org/facilities/${product.factory_os_id}`;
   return null;
