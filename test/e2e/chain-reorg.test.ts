@@ -65,6 +65,8 @@ type Outcome = {
   finalTx?: string;
   notes: string[];
   problems: string[];
+  /** Seconds from the case's start at which each phase ended: where a slow case spent its time. */
+  phases: string[];
 };
 
 describe("chain reorganisations under a mint, a tag assignment and a supply-chain event", function () {
@@ -188,7 +190,9 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
   }
 
   async function runCase(write: Write, depth: number): Promise<Outcome> {
-    const outcome: Outcome = { write, depth, verifiedGone: [], premature: [], onChain: 0, deliveries: {}, reorgsRecorded: [], deepReported: 0, blocksToHeal: 0, notes: [], problems: [] };
+    const outcome: Outcome = { write, depth, verifiedGone: [], premature: [], onChain: 0, deliveries: {}, reorgsRecorded: [], deepReported: 0, blocksToHeal: 0, notes: [], problems: [], phases: [] };
+    const started = Date.now();
+    const phase = (name: string) => outcome.phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)}`);
     const uid = await newProduct();
     const tokenId = tokenIdOf(uid);
     await chain.automine(true);
@@ -218,8 +222,10 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       }
     };
 
+    phase("set up");
     const snapshot = await chain.snapshot();
     const sent = await doWrite(write, uid);
+    phase("written");
     await chain.automine(false);
     await pause();
     await sample("written");
@@ -235,6 +241,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       deepWindow = true;
     }
 
+    phase("old branch");
     const deepBefore = await deepReorgsReported();
     await chain.revert(snapshot);
     for (let i = 0; i <= depth; i += 1) {
@@ -268,6 +275,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       const events = await listSupplyChainEvents(stack.api.db, schema, tokenId);
       return events.some((e) => e.txHash === txHash && e.blockNumber === receipt.blockNumber);
     };
+    phase("new branch");
     for (let i = 0; i < HEAL_BLOCKS && !(await healed()); i += 1) {
       await chain.mine();
       await pause();
@@ -282,6 +290,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     }
     // Past HEAL_BLOCKS the write is deep on the new branch; what is left is work a busy machine does late.
     if (!(await healed()) && !(await settledWithin(healed))) outcome.problems.push(`not healed after ${HEAL_BLOCKS} blocks and ${LATE_MS / 1000} s more`);
+    phase("healed");
     // A few more blocks: a second delivery or a second send would show now.
     for (let i = 0; i < 3; i += 1) {
       await chain.mine();
@@ -323,6 +332,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
           return [];
         })
     ).map((r: { depth: number; deep: boolean }) => ({ depth: r.depth, deep: r.deep }));
+    phase("checked");
     return outcome;
   }
 
@@ -330,11 +340,11 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     if (outcomes.length === 0) return;
     const lines = [
       `reorganisations (CONFIRMATIONS=${CONFIRMATIONS})`,
-      "| write | depth | on chain | verified for a gone tx | premature deliveries | deliveries | reorg recorded | deep on /readyz | blocks to heal | notes | problems |",
-      "|---|---|---|---|---|---|---|---|---|---|---|",
+      "| write | depth | on chain | verified for a gone tx | premature deliveries | deliveries | reorg recorded | deep on /readyz | blocks to heal | notes | problems | phases (s from start) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|",
       ...outcomes.map(
         (o) =>
-          `| ${o.write} | ${o.depth} | ${o.onChain} | ${o.verifiedGone.length} | ${o.premature.length} | ${Object.entries(o.deliveries).map(([k, v]) => `${k}: ${v}`).join(", ")} | ${o.reorgsRecorded.map((r) => `${r.deep ? "deep" : "shallow"} ${r.depth}`).join(", ") || "none"} | ${o.deepReported} | ${o.blocksToHeal} | ${o.notes.join("; ")} | ${o.problems.join("; ")} |`,
+          `| ${o.write} | ${o.depth} | ${o.onChain} | ${o.verifiedGone.length} | ${o.premature.length} | ${Object.entries(o.deliveries).map(([k, v]) => `${k}: ${v}`).join(", ")} | ${o.reorgsRecorded.map((r) => `${r.deep ? "deep" : "shallow"} ${r.depth}`).join(", ") || "none"} | ${o.deepReported} | ${o.blocksToHeal} | ${o.notes.join("; ")} | ${o.problems.join("; ")} | ${o.phases.join(", ")} |`,
       ),
     ];
     console.log(lines.map((line) => `      ${line}`).join("\n"));
