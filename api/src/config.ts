@@ -122,6 +122,17 @@ export type Config = Readonly<{
     /** Whether a missing key file is generated (local mode only: production must be given its key). */
     generateKeyFile: boolean;
   }>;
+  /** The EU DPP registry passports are registered at (docs/registry.md); no URL: nothing is sent. */
+  registry: Readonly<{
+    url: string | undefined;
+    /** Bearer token sent to the registry (the CIRPASS-2 mock takes an OIDC access token). */
+    token: string | undefined;
+    /** Whether the registry takes up to 100 registrations in one request (the local registry does; the mock does not). */
+    batchUploads: boolean;
+    timeoutMs: number;
+  }>;
+  /** The base URL of the deployment that is this one's back-up operator (ESPR Art. 10(4)); passports name it. */
+  backupOperatorUrl: string | undefined;
   /** Deliveries in flight per dispatcher, idle poll, per-attempt time-out, and days of delivery history kept. */
   webhooks: Readonly<{
     concurrency: number;
@@ -531,6 +542,23 @@ export const VARIABLES = {
   // A shopper places an order or two; a status page polls every few seconds while it is open.
   ORDERS_PER_CLIENT_HOUR: variable(integer(1, 10_000_000), { local: 30, doc: "Orders one client address (IPv6 /64) may place per clock hour." }),
   ORDER_READS_PER_CLIENT_HOUR: variable(integer(1, 10_000_000), { local: 2000, doc: "Order status reads per client address and clock hour." }),
+  REGISTRY_URL: variable(optional(httpUrl()), {
+    check: (value, production) => (value === undefined ? undefined : httpsInProduction("REGISTRY_URL")(value, production)),
+    shown: { local: "unset (`npm start`: its local registry)", production: "unset: nothing is registered" },
+    doc: "Base URL of the EU DPP registry, spoken to over the CIRPASS-2 mock registry's interface; unset: passports are not registered.",
+  }),
+  REGISTRY_TOKEN: variable(optional(text("secret")), { doc: "Bearer token the registry is called with (an OIDC access token for the CIRPASS-2 mock)." }),
+  REGISTRY_BATCH_UPLOADS: variable(flag(), {
+    local: false,
+    doc: "Whether the registry takes up to 100 registrations per request (the local registry does; the CIRPASS-2 mock takes one).",
+  }),
+  REGISTRY_TIMEOUT_MS: variable(integer(100, 120_000), { local: 30_000, doc: "Time limit of one call to the registry (it reads each passport before it answers)." }),
+  BACKUP_OPERATOR_URL: variable(optional(httpUrl()), {
+    local: (b) => b.PUBLIC_BASE_URL,
+    production: undefined,
+    shown: { local: "`$PUBLIC_BASE_URL` (no second instance)", production: "unset: passports cannot be registered" },
+    doc: "Base URL of the deployment that is this one's back-up operator; a passport's back-up URL is `<it>/api/dpp-lifecycle/v1/dpps/<dppId>`.",
+  }),
 };
 
 type Variables = typeof VARIABLES;
@@ -629,6 +657,8 @@ export function loadConfig(env: Env = process.env): Config {
       signingKeyFile: v.CREDENTIAL_SIGNING_KEY_FILE,
       generateKeyFile: !production,
     }),
+    registry: Object.freeze({ url: v.REGISTRY_URL, token: v.REGISTRY_TOKEN, batchUploads: v.REGISTRY_BATCH_UPLOADS, timeoutMs: v.REGISTRY_TIMEOUT_MS }),
+    backupOperatorUrl: v.BACKUP_OPERATOR_URL,
     webhooks: Object.freeze({
       concurrency: v.WEBHOOK_CONCURRENCY,
       endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
