@@ -4,6 +4,7 @@
 import { expect } from "chai";
 import { neutralizeFormula } from "../../api/src/imports/service";
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { createBrand } from "../../api/src/brands/service";
 import { upsertFactoryProfile } from "../../api/src/factories/factories.repo";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
@@ -303,9 +304,9 @@ describe("dashboard: CSV product import", () => {
     expect(await refusal(await upload(editor, `\n${HEADER},${"x".repeat(1000)}\n${row}\n`))).to.deep.include({
       status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has a header longer than 1024 bytes on line 2" }],
     });
-    const long = `A,B,t-shirt,1,,,"${"a line of text\n".repeat(2500)}",,,,,`;
+    const long = `A,B,t-shirt,1,,,"${"a line of text\n".repeat(5000)}",,,,,`;
     expect(await refusal(await upload(editor, `${HEADER}\n${row}\n${long}\n`))).to.deep.include({
-      status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has a row longer than 32768 bytes on line 3" }],
+      status: 422, code: "VALIDATION_ERROR", details: [{ field: "body", problem: "has a row longer than 65536 bytes on line 3" }],
     });
     // Forty-five unknown columns: the first few are named, then how many more.
     const unknown = Array.from({ length: 45 }, (_, i) => `colour${i}`).join(",");
@@ -353,7 +354,8 @@ describe("dashboard: CSV product import", () => {
     const template = await viewer.call("/api/dashboard/imports/template.csv");
     expect(template.status).to.equal(200);
     const [header, example] = parse(await template.text()) as string[][];
-    expect(header).to.deep.equal(["sku", "name", "category", "price", "currency", "fabric_type", "description", "factory_id", "fiber_composition", "certifications", "care_instructions", "country_of_manufacture", "gtin", "lot", "serial"]);
+    expect(header!.slice(0, 15)).to.deep.equal(["sku", "name", "category", "price", "currency", "fabric_type", "description", "factory_id", "fiber_composition", "certifications", "care_instructions", "country_of_manufacture", "gtin", "lot", "serial"]);
+    expect(header!.slice(15)).to.include.members(["production_date", "stage_fibre", "stage_making_up", "materials", "substances", "durability", "care_symbols", "carbon_method"]);
     expect(example).to.have.length(header!.length);
 
     const mine = await api.db("app.import_jobs").where({ brand_id: brand.id }).orderBy("id").first("id");
@@ -363,6 +365,121 @@ describe("dashboard: CSV product import", () => {
     expect((await otherEditor.call(`/api/dashboard/imports/${mine.id}/errors.csv`)).status).to.equal(404);
     expect((await json(await otherEditor.call("/api/dashboard/products?q=GOOD-"))).meta.total).to.equal(0);
     expect((await editor.call("/api/dashboard/imports/abc")).status).to.equal(422);
+  });
+
+  /** The template's example row with some cells replaced, as a merchandiser would fill it; no GS1 identifiers. */
+  async function templateRows(rows: Array<Record<string, string>>): Promise<{ header: string[]; csv: string }> {
+    const [header, example] = parse(await (await editor.call("/api/dashboard/imports/template.csv")).text()) as string[][];
+    const line = (changes: Record<string, string>) => header!.map((column, i) => changes[column] ?? (["gtin", "lot", "serial"].includes(column) ? "" : example![i]!));
+    return { header: header!, csv: stringify([header!, ...rows.map(line)]) };
+  }
+
+  it("textile columns: imports the template's multi-stage garment, and a loosely written one, with every part of the section", async function () {
+    this.timeout(60_000);
+    const { csv } = await templateRows([
+      { sku: "TEX-1" },
+      {
+        sku: "TEX-2",
+        stage_fibre: "",
+        stage_spinning: " gujarat spinning | in | OSH: in2024123abc ; Second Mill | IN | completed: 2026-01-05",
+        stage_dyeing_printing_finishing: "Gazipur Dyeing | bd | from 2026-02-21",
+        materials: "Polyester 60 % cn Recycled 100% Post Consumer; COTTON 40%",
+        care_symbols: "Wash 30; do-not-bleach; LINE DRY",
+        durability: "Colour fastness washing | ISO 105-C06 | 4-5",
+        carbon_kg_co2e: "5,1",
+        carbon_method: "PEF study",
+        carbon_study_reference: "Tee PEF 2026, PEFCR Apparel 1.3, verified by TÜV",
+      },
+    ]);
+    const job = await finished(editor, (await json(await upload(editor, csv))).data.id);
+    expect(job, JSON.stringify(job)).to.include({ status: "done", imported: 2, failed: 0 });
+
+    const textileOf = async (sku: string) => {
+      const uid = (await json(await editor.call(`/api/dashboard/products?q=${sku}&per_page=1`))).data[0].uid;
+      return (await json(await editor.call(`/api/dashboard/products/${uid}`))).data.textile;
+    };
+    const garment = await textileOf("TEX-1");
+    expect(garment.stages.map((s: { stage: string; facility: { country: string } }) => `${s.stage}@${s.facility.country}`)).to.deep.equal([
+      "fibre@CN", "spinning@IN", "weaving_knitting@BD", "dyeing_printing_finishing@BD", "making_up@BD",
+    ]);
+    expect(garment.stages[2]).to.deep.equal({
+      stage: "weaving_knitting", facility: { name: "Dhaka Knit", country: "BD", id: { scheme: "gln", value: "0614141000005" } }, started: "2026-02-01", completed: "2026-02-20",
+    });
+    expect(garment.materials).to.deep.equal([
+      { fibre: "polyester", mass_percent: 60, origin_country: "CN", recycled_percent: 100, recycled_origin: "post_consumer", certification: { code: "GRS", number: "CU-123456" } },
+      { fibre: "cotton", mass_percent: 40, origin_country: "IN" },
+    ]);
+    expect(garment.substances_of_concern).to.deep.equal([
+      { name: "Antimony trioxide", cas: "1309-64-4", ec: "215-175-0", concentration_percent: 0.02, location: "polyester fibre", safe_use: "no exposure in normal use" },
+    ]);
+    expect(garment.durability).to.deep.equal([
+      { property: "pilling", standard: "ISO 12945-2", result: "4", class: "4" },
+      { property: "dimensional_change", standard: "ISO 6330", result: "-2%" },
+    ]);
+    expect(garment).to.deep.include({
+      production_date: "2026-03-20",
+      commodity_code: { hs6: "610910", cn8: "61091000" },
+      care: { symbols: ["wash_30", "do_not_bleach", "line_dry", "iron_low", "do_not_dry_clean"], text: "Wash inside out with similar colours." },
+      repair: { instructions: "Re-sew a loose seam with polyester thread.", spare_parts: ["spare button", "thread"], service_url: "https://example.com/repair" },
+      carbon: { method: "estimate", kg_co2e: 4.2 },
+      images: ["https://example.com/images/tee-front.jpg", "https://example.com/images/tee-back.jpg"],
+    });
+
+    const loose = await textileOf("TEX-2");
+    expect(loose.stages.slice(0, 3)).to.deep.equal([
+      { stage: "spinning", facility: { name: "gujarat spinning", country: "IN", id: { scheme: "osh", value: "IN2024123ABC" } } },
+      { stage: "spinning", facility: { name: "Second Mill", country: "IN" }, completed: "2026-01-05" },
+      { stage: "weaving_knitting", facility: { name: "Dhaka Knit", country: "BD", id: { scheme: "gln", value: "0614141000005" } }, started: "2026-02-01", completed: "2026-02-20" },
+    ]);
+    expect(loose.stages[3]).to.deep.equal({ stage: "dyeing_printing_finishing", facility: { name: "Gazipur Dyeing", country: "BD" }, started: "2026-02-21" });
+    expect(loose.materials).to.deep.equal([
+      { fibre: "polyester", mass_percent: 60, origin_country: "CN", recycled_percent: 100, recycled_origin: "post_consumer" },
+      { fibre: "cotton", mass_percent: 40 },
+    ]);
+    expect(loose.care.symbols).to.deep.equal(["wash_30", "do_not_bleach", "line_dry"]);
+    expect(loose.durability).to.deep.equal([{ property: "colour_fastness_washing", standard: "ISO 105-C06", result: "4-5" }]);
+    expect(loose.carbon).to.deep.equal({ method: "pef_study", kg_co2e: 5.1, study_reference: "Tee PEF 2026, PEFCR Apparel 1.3, verified by TÜV" });
+  });
+
+  it("textile columns: fails each row with a malformed cell, naming the cell and what it expected", async function () {
+    this.timeout(60_000);
+    const bad: Array<{ changes: Record<string, string>; reason: string }> = [
+      { changes: { production_date: "20/03/2026" }, reason: 'production_date: must be a date written YYYY-MM-DD (got "20/03/2026")' },
+      { changes: { hs_code: "6109" }, reason: "hs_code: must be 6 digits" },
+      { changes: { cn_code: "62091000" }, reason: "cn_code (textile.commodity_code.cn8): does not start with the HS-6 code 610910" },
+      { changes: { stage_spinning: "Gujarat Spinning Mills | India" }, reason: 'stage_spinning: the country must be a two-letter ISO code such as BD or IN (got "India")' },
+      { changes: { stage_making_up: "Dhaka Knit" }, reason: 'stage_making_up: must be "Facility name | country code"' },
+      { changes: { stage_fibre: "Zhejiang | CN | duns:123456789" }, reason: 'stage_fibre: "duns:123456789" is neither an id (gln:…, osh:… or registry:…) nor a date' },
+      { changes: { stage_making_up: "A | BD; Dhaka Knit | BD | 2026-03-20 | 2026-03-01" }, reason: "stage_making_up (textile.stages.5.completed): is before started" },
+      { changes: { materials: "polyester sixty; cotton 40%" }, reason: 'materials: entry 1 ("polyester sixty"): "polyester sixty" must start with the fibre and its share' },
+      { changes: { materials: "polyster 60%; cotton 40%" }, reason: 'materials: entry 1 ("polyster 60%"): "polyster" is not an EU 1007/2011 fibre name' },
+      { changes: { materials: "polyester 60% recycled; cotton 40%" }, reason: '"recycled" must be followed by its share' },
+      { changes: { materials: "polyester 50% recycled 30%; cotton 40%" }, reason: "materials (textile.materials): mass percentages sum to 90, not 100; materials (textile.materials.0.recycled_origin): is required when recycled_percent is above 0" },
+      { changes: { substances: "Antimony trioxide | 1309-64-4" }, reason: 'substances: must be "name | CAS | EC | concentration % | location in the product | safe use"' },
+      { changes: { substances: "Antimony trioxide | 1309-64-5 | | 0.02% | fibre" }, reason: "substances (textile.substances_of_concern.0.cas): has a wrong check digit (1309-64-5)" },
+      { changes: { substances: "Antimony trioxide | | | a little | fibre" }, reason: 'substances: the concentration must be a percentage by weight such as 0.02% (got "a little")' },
+      { changes: { durability: "softness | ISO 1 | good" }, reason: 'durability: "softness" is not a durability property (one of: pilling,' },
+      { changes: { durability: "pilling | ISO 12945-2" }, reason: 'durability: must be "property | test standard | result | class"' },
+      { changes: { care_symbols: "wash_30; wash_31" }, reason: 'care_symbols: "wash_31" is not an ISO 3758 care symbol code' },
+      { changes: { carbon_method: "guess" }, reason: 'carbon_method: must be pef_study or estimate (got "guess")' },
+      { changes: { carbon_kg_co2e: "four" }, reason: 'carbon_kg_co2e: must be a number of kg CO2e per item, e.g. 4.2 (got "four")' },
+      { changes: { carbon_method: "pef_study" }, reason: "carbon_study_reference (textile.carbon.study_reference): is required for a PEF study" },
+      { changes: { repair_service_url: "http://example.com/repair" }, reason: 'repair_service_url (textile.repair.service_url): must match pattern "^https://"' },
+    ];
+    const { header, csv } = await templateRows(bad.map((b, i) => ({ sku: `TEXBAD-${i}`, ...b.changes })));
+    const job = await finished(editor, (await json(await upload(editor, csv))).data.id);
+    expect(job).to.include({ status: "done", imported: 0, failed: bad.length });
+    const rows = (parse(await (await editor.call(`/api/dashboard/imports/${job.id}/errors.csv`)).text()) as string[][]).slice(1);
+    const errorAt = header.length;
+    bad.forEach((b, i) => {
+      expect(rows[i]![0]).to.equal(`TEXBAD-${i}`);
+      expect(rows[i]![errorAt], JSON.stringify(b.changes)).to.include(b.reason);
+    });
+  });
+
+  it("textile columns: a CSV without them imports as before, with no textile section", async () => {
+    expect(await api.db("app.products").where({ brand_id: brand.id }).whereLike("sku", "GOOD-%").whereNotNull("textile").count("* as n").first()).to.deep.equal({ n: 0 });
+    expect(await api.db("app.products").where({ brand_id: brand.id }).whereLike("sku", "GOOD-%").count("* as n").first()).to.deep.equal({ n: 5000 - BAD_ROWS.length });
   });
 
   it("answered every call above as the OpenAPI document says", async () => {

@@ -4,8 +4,12 @@ import { parse, CsvError } from "csv-parse";
 import { pipeline } from "node:stream/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { AppError, ValidationError, type ErrorDetail } from "../errors";
+import { TEXTILE_COLUMNS, TEXTILE_TEMPLATE_ROW, textileFromCells, type CellOrigin, type TextileColumn } from "./textile-cells";
 
-/** Columns an upload may have, in the template's order; the first four are required. */
+/**
+ * Columns an upload may have, in the template's order; the first four are required. The textile section's columns
+ * (textile-cells.ts) come last: a file without them imports as it always did.
+ */
 export const IMPORT_COLUMNS = [
   "sku",
   "name",
@@ -22,6 +26,7 @@ export const IMPORT_COLUMNS = [
   "gtin",
   "lot",
   "serial",
+  ...TEXTILE_COLUMNS,
 ] as const;
 export const REQUIRED_COLUMNS = ["sku", "name", "category", "price"] as const;
 
@@ -33,27 +38,30 @@ export const ERROR_COLUMN = "error";
 
 export const TEMPLATE_ROW: Record<(typeof IMPORT_COLUMNS)[number], string> = {
   sku: "TS-001",
-  name: "Organic Cotton Tee",
+  name: "Recycled Blend Tee",
   category: "t-shirt",
   price: "890",
   currency: "BDT",
-  fabric_type: "organic cotton jersey",
+  fabric_type: "recycled polyester and cotton jersey",
   description: "Crew neck, 180 gsm",
   factory_id: "",
-  fiber_composition: "cotton:95;elastane:5",
-  certifications: "GOTS:Control Union:CU-123456:2027-01-01",
+  fiber_composition: "polyester:60;cotton:40",
+  certifications: "GRS:Control Union:CU-123456:2027-01-01",
   care_instructions: "Machine wash at 30 °C inside out.",
   country_of_manufacture: "BD",
   gtin: "09520123000400",
   lot: "",
   serial: "TS-001-0001",
+  ...TEXTILE_TEMPLATE_ROW,
 };
 
 /**
  * What one upload may hold. Any editor of any brand can send one, so each is read as it arrives, a slice at a time
  * with a turn of the event loop between slices, and refused as soon as it passes a cap: a hostile file costs other
- * tenants nothing and its memory is bounded by these. The template has 15 columns (16 with `error`) and its longest
- * row, every field at its schema's maximum, is about 11,000 characters; the caps leave room for spreadsheets' extras.
+ * tenants nothing and its memory is bounded by these. The template has 41 columns (42 with `error`), about 560 bytes of
+ * header; a row with every product field at its schema's maximum is about 11,000 characters, and a full textile
+ * section (20 substances with every text at its maximum) adds up to about 45,000; the caps leave room for
+ * spreadsheets' extras.
  */
 export const IMPORT_LIMITS = Object.freeze({
   bytes: 10 * 1024 * 1024,
@@ -62,7 +70,7 @@ export const IMPORT_LIMITS = Object.freeze({
   /** Bytes of the header line. */
   headerBytes: 1024,
   /** Bytes of one row (a quoted cell may hold line breaks). */
-  rowBytes: 32 * 1024,
+  rowBytes: 64 * 1024,
 });
 
 /** 413 PAYLOAD_TOO_LARGE: the upload is larger than IMPORT_LIMITS.bytes. */
@@ -200,9 +208,10 @@ const NUL = /\0/;
  * own that does not parse). Empty cells are left out, as an absent field; numbers that do not parse are passed on
  * as text, so the schema names them as it would in JSON.
  */
-export function rowToInput(header: string[], cells: string[]): { input: Record<string, unknown>; problems: ErrorDetail[] } {
+export function rowToInput(header: string[], cells: string[]): { input: Record<string, unknown>; problems: ErrorDetail[]; origins: CellOrigin[] } {
   const input: Record<string, unknown> = {};
   const problems: ErrorDetail[] = [];
+  const textileCells: Partial<Record<TextileColumn, string>> = {};
   if (cells.length !== header.length) problems.push({ field: "row", problem: `has ${cells.length} cells; the header has ${header.length}` });
   header.forEach((column, i) => {
     const name = column.trim().toLowerCase();
@@ -216,6 +225,10 @@ export function rowToInput(header: string[], cells: string[]): { input: Record<s
     const trimmed = raw.trim();
     const cell = /^'[=+\-@\t\r]/.test(trimmed) ? trimmed.slice(1) : trimmed;
     if (cell === "") return;
+    if ((TEXTILE_COLUMNS as readonly string[]).includes(name)) {
+      textileCells[name as TextileColumn] = cell;
+      return;
+    }
     switch (name) {
       case "price":
         input.price = NUMBER.test(cell) ? Number(cell) : cell;
@@ -248,7 +261,10 @@ export function rowToInput(header: string[], cells: string[]): { input: Record<s
         input[name] = name === "description" || name === "care_instructions" ? raw : cell;
     }
   });
-  return { input, problems };
+  // The textile columns make one section (textile-cells.ts); a row with none of them has none.
+  const textile = textileFromCells(textileCells);
+  if (textile.textile) input.textile = textile.textile;
+  return { input, problems: [...problems, ...textile.problems], origins: textile.origins };
 }
 
 /**

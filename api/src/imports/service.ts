@@ -15,6 +15,7 @@ import { orphanQualifiers, productProblems, productRowFor } from "../products/pr
 import { claimGtins, productsWithSkus, type NewProduct } from "../products/products.repo";
 import { gtinOfAnotherBrand, skuTaken, type CreateProductInput } from "../products/service";
 import { ERROR_COLUMN, headerProblems, IMPORT_COLUMNS, IMPORT_LIMITS, readUpload, rowToInput, TEMPLATE_ROW } from "./csv-rows";
+import { cellNamed, type CellOrigin } from "./textile-cells";
 import {
   addProgress,
   failStaleJobs,
@@ -133,12 +134,12 @@ async function checkChunk(
   validateRow: RowValidator,
   defaults: Awaited<ReturnType<typeof productDefaults>>,
 ): Promise<{ products: CheckedProduct[]; failures: Array<{ row: number; cells: string[]; error: string }> }> {
-  const checked: Array<{ row: number; cells: string[]; input: Record<string, unknown>; problems: ErrorDetail[] }> = [];
+  const checked: Array<{ row: number; cells: string[]; input: Record<string, unknown>; problems: ErrorDetail[]; origins: CellOrigin[] }> = [];
   for (const [i, cells] of chunk.entries()) {
     // Row 1 is the header: the first product is row 2, as a spreadsheet numbers it.
     const row = offset + i + 2;
-    const { input, problems } = rowToInput(header, cells);
-    checked.push({ row, cells, input, problems: problems.length > 0 ? problems : validateRow(input) });
+    const { input, problems, origins } = rowToInput(header, cells);
+    checked.push({ row, cells, input, problems: problems.length > 0 ? problems : validateRow(input), origins });
     // Checking rows is CPU work on the API's event loop: other requests are let in every few rows.
     if (i % CHECK_SLICE_ROWS === CHECK_SLICE_ROWS - 1) await nextTurn();
   }
@@ -154,7 +155,8 @@ async function checkChunk(
     const input = item.input as CreateProductInput;
     const problems = item.problems.length > 0 ? item.problems : [...productProblems(input, factories), ...orphanQualifiers(input)];
     if (problems.length > 0) {
-      failures.push({ row: item.row, cells: cleanCells(item.cells), error: describe(problems) });
+      // A problem of the textile section names the cell it came from (textile-cells.ts).
+      failures.push({ row: item.row, cells: cleanCells(item.cells), error: describe(problems.map((p) => cellNamed(p, item.origins))) });
       continue;
     }
     const factoryCountry = input.factory_id === undefined ? undefined : factories.get(input.factory_id)?.country.trim();

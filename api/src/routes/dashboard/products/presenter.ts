@@ -59,6 +59,7 @@ export function presentDetail(config: Config, detail: ProductDetail, translation
     serial: product.serial,
     digital_link: productDigitalLink(config, product),
     translations,
+    textile: product.textile,
     passport: record,
     links: { scan_url: links.scan_url, certificate_url: links.certificate_url, pdf_url: certificatePdfUrl(config, product.uid, brandAddressOf(product)), dpp_url: links.dpp_url },
     versions: versions.map((v) => ({

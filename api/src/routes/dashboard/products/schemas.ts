@@ -5,6 +5,7 @@ import { publicRecordSchema, uidParam } from "../../dpp/schemas";
 import { createProductBody } from "../../v1/products/schemas";
 import { PAGE_QUERY, TIMESTAMP } from "../base";
 import { translationsOutput } from "../../../i18n/translation-schema";
+import { textileSchema } from "../../../passports/textile";
 
 export { createProductBody, uidParam };
 
@@ -147,6 +148,7 @@ const detailProperties = {
   serial: { type: ["string", "null"] },
   digital_link: { ...nullable(url), description: "the product's GS1 Digital Link URI (what its QR code and tag carry), when it has a GTIN" },
   translations: translationsOutput,
+  textile: { ...nullable(textileSchema), description: "the textile section as stored (docs/textile.md), null when it has none" },
   passport: { ...publicRecordSchema, description: "the public record GET /api/dpp/{uid} serves" },
   links: {
     type: "object",
