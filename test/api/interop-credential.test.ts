@@ -4,7 +4,7 @@
 // context is served as committed and never changes; content negotiation on the passport URL; the Catena-X document
 // validates against the vendored 7.0.0 schema.
 import { buildAppDeps } from "../../api/src/assemble";
-import { createHash, generateKeyPairSync } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -22,7 +22,9 @@ import { didWebOf } from "../../api/src/interop/signing-key";
 import { createLogger } from "../../api/src/logger";
 import { CERTIFICATION_CODES } from "../../api/src/generated/contract-constants";
 import { loadFactories } from "../../scripts/lib/seed";
-import { sharedStack, type SeededStack } from "../support/shared-stack";
+import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
+import { createBrand } from "../../api/src/brands/service";
+import { fullElements, type DataElement } from "../../api/src/dpp/elements";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type DidDocument = { id: string; verificationMethod: Array<{ id: string; publicKeyJwk: JWK }>; assertionMethod: string[] };
@@ -31,10 +33,12 @@ type DidDocument = { id: string; verificationMethod: Array<{ id: string; publicK
  * The extension context's one URL, written out here rather than imported: it is what verifiers pin, so changing it in
  * the code must fail this test. The digest is that of the file as published; a published version never changes.
  */
-const PINNED_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v2.jsonld";
+const PINNED_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v3.jsonld";
+const PINNED_CONTEXT_FILE = "v3.jsonld";
 const PUBLISHED_CONTEXTS = [
   { url: "https://w3id.org/passport-registry/contexts/v1.jsonld", file: "v1.jsonld", sha256: "6c9da1a31c29ab823d0c8ae0426d7dc317ab0d3384523e16edf80d7a766804fc" },
-  { url: PINNED_CONTEXT_URL, file: "v2.jsonld", sha256: "7c1d803b327b195bcc97c0197b8ad71707049e91f512b50b460077bbf92b2569" },
+  { url: "https://w3id.org/passport-registry/contexts/v2.jsonld", file: "v2.jsonld", sha256: "7c1d803b327b195bcc97c0197b8ad71707049e91f512b50b460077bbf92b2569" },
+  { url: PINNED_CONTEXT_URL, file: PINNED_CONTEXT_FILE, sha256: "1868fb30ee92537c44e804b780998f7b059e484f07a5842a2e3300ee740acbaf" },
 ];
 const VC_V2 = "https://www.w3.org/ns/credentials/v2";
 const UNTP_DPP_060 = "https://test.uncefact.org/vocabulary/untp/dpp/0.6.0/";
@@ -46,7 +50,7 @@ function verifierLoader({ pinned }: { pinned: boolean }) {
   const documents = new Map<string, Buffer>([
     [VC_V2, readFileSync(path.join(INTEROP_DIR, "vocab", "credentials-v2.jsonld"))],
     [UNTP_DPP_060, readFileSync(path.join(INTEROP_DIR, "vocab", "untp-dpp-0.6.0-context.jsonld"))],
-    ...(pinned ? [[PINNED_CONTEXT_URL, committedContext("v2.jsonld")] as const] : []),
+    ...(pinned ? [[PINNED_CONTEXT_URL, committedContext(PINNED_CONTEXT_FILE)] as const] : []),
   ]);
   return async (url: string) => {
     const bytes = documents.get(url);
@@ -188,7 +192,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         // Without ours, the terms only it defines are what a verifier loses: the pinned context is what keeps them.
         const { "@context": _context, ...rest } = credential;
         const lost = await droppedTerms({ "@context": [VC_V2, UNTP_DPP_060], ...rest }, verifierLoader({ pinned: false }));
-        const ours = Object.keys(JSON.parse(committedContext("v2.jsonld").toString("utf8"))["@context"]);
+        const ours = Object.keys(JSON.parse(committedContext(PINNED_CONTEXT_FILE).toString("utf8"))["@context"]);
         expect(lost.length, product.uid).to.be.greaterThan(0);
         expect(lost.filter((term) => !ours.includes(term)), product.uid).to.deep.equal([]);
         const expanded = (await expandSafely(credential)) as Json[];
@@ -211,12 +215,16 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         expect(subject.product.name).to.equal(record.content.product.name);
         expect(subject.product.producedByParty.name).to.equal(record.content.brand.name);
         expect(subject.product.producedAtFacility.name).to.equal(record.content.manufacturer.name);
-        expect(subject.emissionsScorecard.carbonFootprint).to.equal(record.content.carbon.kg_co2e);
-        expect(subject.emissionsScorecard.operationalScope).to.equal("CradleToGate");
-        expect(subject.materialsProvenance.map((m: Json) => [m.name, m.massFraction])).to.deep.equal(
-          record.content.fiber_composition.map((share: Json) => [share.fiber, share.percent / 100]),
-        );
-        expect(subject.traceabilityInformation.map((t: Json) => t.transactionHash)).to.deep.equal(record.supply_chain_events.map((e: Json) => e.tx_hash));
+        const textile = record.content.textile as Json | undefined;
+        expect(subject.emissionsScorecard.carbonFootprint).to.equal(textile?.carbon?.method === "estimate" ? textile.carbon.kg_co2e : record.content.carbon.kg_co2e);
+        expect(subject.emissionsScorecard).to.include({ operationalScope: "CradleToGate", carbonFootprintMethod: "estimate" });
+        // The fibres: the textile section's materials where it lists them, else the fibre composition.
+        const fibres = textile?.materials
+          ? (textile.materials as Json[]).map((m) => [m.fibre, m.mass_percent / 100])
+          : record.content.fiber_composition.map((share: Json) => [share.fiber, share.percent / 100]);
+        expect(subject.materialsProvenance.slice(0, fibres.length).map((m: Json) => [m.name, m.massFraction])).to.deep.equal(fibres);
+        const chainSteps = subject.traceabilityInformation.filter((t: Json) => t.processingStage === undefined);
+        expect(chainSteps.map((t: Json) => t.transactionHash)).to.deep.equal(record.supply_chain_events.map((e: Json) => e.tx_hash));
         // The maker's certifications as the seed registered them on chain, in the registry's bit order.
         const factory = loadFactories().find((candidate) => candidate.factory_id === record.content.manufacturer.factory_id)!;
         const codes = CERTIFICATION_CODES.filter((code) => factory.certifications.includes(code));
@@ -315,7 +323,8 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         const record = (await (await fetch(`${base}/api/dpp/${product.uid}`)).json()) as Json;
         expect(document.metadata.specVersion).to.equal("urn:io.catenax.generic.digital_product_passport:7.0.0");
         expect(document.identification.partTypeInformation.nameAtManufacturer).to.equal(record.content.product.name);
-        expect(document.sustainability.productFootprint.carbon[0].value).to.equal(record.content.carbon.kg_co2e);
+        const textile = record.content.textile as Json | undefined;
+        expect(document.sustainability.productFootprint.carbon[0].value).to.equal(textile?.carbon?.method === "estimate" ? textile.carbon.kg_co2e : record.content.carbon.kg_co2e);
         const additional = Object.fromEntries((document.additionalData as Json[]).map((entry) => [entry.label, entry]));
         const anchor = Object.fromEntries((additional.chainAnchor.children as Json[]).map((child) => [child.label, child.data]));
         expect(anchor.dataHash).to.equal(record.blockchain.data_hash);
@@ -371,6 +380,189 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         problem = String(error);
       }
       expect(problem).to.include("CREDENTIAL_SIGNING_KEY or CREDENTIAL_SIGNING_KEY_FILE is required in production");
+    });
+  });
+
+  describe("a passport with a textile section (issue 26)", () => {
+    // Its own brand and SKUs on the shared stack; a twin without the section, same fibres, shows what the section adds.
+    const FIBRES = [
+      { fiber: "cotton", percent: 60 },
+      { fiber: "polyester", percent: 40 },
+    ];
+    const TEXTILE = {
+      production_date: "2026-10-01",
+      commodity_code: { hs6: "610910", cn8: "61091000" },
+      stages: [
+        { stage: "fibre", facility: { name: "Izmir Recycled Fibres", country: "TR" } },
+        { stage: "spinning", facility: { name: "Gujarat Spinning Mills", country: "IN", id: { scheme: "osh", value: "IN2021123AB12CD" } } },
+        { stage: "weaving_knitting", facility: { name: "Gazipur Knit Composite", country: "BD", id: { scheme: "gln", value: "4006381333931" } }, started: "2026-09-01", completed: "2026-09-20" },
+        { stage: "dyeing_printing_finishing", facility: { name: "Gazipur Knit Composite", country: "BD" } },
+        { stage: "making_up", facility: { name: "Ashulia Apparel", country: "BD", id: { scheme: "registry", value: "1002" } } },
+      ],
+      materials: [
+        { fibre: "cotton", mass_percent: 60, origin_country: "IN", recycled_percent: 0 },
+        { fibre: "polyester", mass_percent: 40, origin_country: "TR", recycled_percent: 100, recycled_origin: "post_consumer", certification: { code: "GRS", number: "CU-GRS-8841" } },
+      ],
+      substances_of_concern: [{ name: "Antimony trioxide", cas: "1309-64-4", ec: "215-175-0", concentration_percent: 0.02, location: "polyester fibre", safe_use: "Bound in the fibre; no exposure in normal use." }],
+      durability: [
+        { property: "pilling", standard: "ISO 12945-2", result: "grade 4 after 2000 rubs", class: "4" },
+        { property: "dimensional_change", standard: "ISO 6330", result: "-2.5 % length" },
+      ],
+      care: { symbols: ["wash_30", "do_not_bleach", "line_dry", "iron_low"], text: "Wash inside out." },
+      repair: { instructions: "Re-stitch open seams with polyester thread.", spare_parts: ["spare buttons"], service_url: "https://repair.example.com/tee" },
+      end_of_life: { recyclability: "Fibre-to-fibre recyclable after removing the buttons.", take_back: "Any store takes it back.", take_back_url: "https://takeback.example.com" },
+      images: ["https://images.example.com/tee-front.jpg", "https://images.example.com/tee-back.jpg"],
+      carbon: { method: "estimate", kg_co2e: 3.1 },
+    };
+    const MATERIALS = "/composition/materialInformation/materials";
+    let textileUid: string;
+    let twinUid: string;
+
+    before(async function () {
+      this.timeout(240_000);
+      const created = await createBrand(stack.api.db, { slug: `interop-tx-${randomBytes(3).toString("hex")}`, name: "Interop Textile", uidPrefix: "ITX" });
+      const v1 = (route: string, body: unknown) =>
+        fetch(`${base}/api/v1${route}`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${created.key.key}`, "X-Service-Brand": created.brand.slug, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const register = async (sku: string, textile?: unknown) => {
+        const res = await v1("/products", { sku, name: "Recycled blend tee", category: "t-shirt", price: 990, fiber_composition: FIBRES, ...(textile ? { textile } : {}) });
+        expect(res.status, await res.clone().text()).to.equal(201);
+        const uid = ((await res.json()) as Json).data.uid as string;
+        expect((await v1("/certs/issue", { uid })).status).to.equal(201);
+        return uid;
+      };
+      textileUid = await register("ITX-1", TEXTILE);
+      twinUid = await register("ITX-0");
+      await waitForIndexer(stack);
+    });
+
+    it("fills the UNTP fields from the section: schema-valid, and safe-mode expansion keeps every term", async () => {
+      const credential = await credentialJson(textileUid);
+      expect(checkUntpCredential(credential).errors).to.deep.equal([]);
+      expect(await droppedTerms(credential, verifierLoader({ pinned: true }))).to.deep.equal([]);
+      expect(await expandSafely(credential)).to.have.length(1);
+      const subject = credential.credentialSubject;
+      const { product } = subject;
+      expect(product.productionDate).to.equal("2026-10-01");
+      expect(product.productCategory.map((c: Json) => [c.code, c.type[0]])).to.deep.equal([["610910", "Classification"], ["61091000", "Classification"]]);
+      expect(product.productCategory[0].schemeName).to.match(/Harmonized System/);
+      expect(product.productCategory[1].schemeName).to.match(/Combined Nomenclature/);
+      expect(product.productImage.linkURL).to.equal(TEXTILE.images[0]);
+      expect(product.characteristics.durability[0]).to.deep.equal({ testedProperty: "pilling", testStandard: "ISO 12945-2", testResult: "grade 4 after 2000 rubs", performanceClass: "4" });
+      expect(product.characteristics.careSymbols).to.deep.equal(TEXTILE.care.symbols);
+
+      const [cotton, polyester, antimony] = subject.materialsProvenance as Json[];
+      expect(cotton).to.include({ name: "cotton", massFraction: 0.6, originCountry: "IN", recycledMassFraction: 0 });
+      expect(polyester).to.include({ name: "polyester", massFraction: 0.4, originCountry: "TR", recycledMassFraction: 1, recycledOrigin: "post_consumer" });
+      // Which fibre holds the substance is not recorded: no fibre is called hazardous or safe.
+      expect(cotton).not.to.have.property("hazardous");
+      expect(antimony).to.include({ name: "Antimony trioxide", hazardous: true, casNumber: "1309-64-4", ecNumber: "215-175-0", concentrationPercentage: 0.02 });
+      expect(antimony).not.to.have.property("massFraction");
+      // Its safety information is the passport's own EN 18222 element, which answers with the safe-use note.
+      const element = await fetch(antimony!.materialSafetyInformation.linkURL);
+      expect(element.status).to.equal(200);
+      expect(await element.text()).to.include(TEXTILE.substances_of_concern[0]!.safe_use);
+
+      expect(subject.circularityScorecard).to.deep.include({
+        recycledContent: 0.4,
+        repairInformation: { linkURL: TEXTILE.repair.service_url, linkName: "Repair service" },
+        recyclingInformation: { linkURL: TEXTILE.end_of_life.take_back_url, linkName: "Take-back service" },
+        spareParts: ["spare buttons"],
+      });
+      expect(subject.emissionsScorecard).to.include({ carbonFootprint: 3.1, carbonFootprintMethod: "estimate", primarySourcedRatio: 0 });
+      expect(subject.emissionsScorecard.estimationMethod).to.match(/^Estimated, not measured/);
+      expect(subject.conformityClaim.find((claim: Json) => claim.id.endsWith("#material-certification-2")).description).to.include("GRS certificate CU-GRS-8841 for the polyester");
+      // Nothing true to point at: no due diligence declaration is made up.
+      expect(subject).not.to.have.property("dueDiligenceDeclaration");
+
+      const stages = (subject.traceabilityInformation as Json[]).filter((t) => t.processingStage !== undefined);
+      expect(stages.map((t) => [t.valueChainProcess, t.processingFacility.countryOfOperation])).to.deep.equal([
+        ["Fibre production", "TR"],
+        ["Spinning", "IN"],
+        ["Weaving or knitting", "BD"],
+        ["Dyeing, printing and finishing", "BD"],
+        ["Making-up", "BD"],
+      ]);
+      expect(stages[2]!.processingFacility).to.deep.include({ id: "https://id.gs1.org/414/4006381333931", registeredId: "4006381333931" });
+      expect(stages[2]).to.include({ stageStarted: "2026-09-01", stageCompleted: "2026-09-20", confirmedByFacility: false });
+      expect(stages[4]!.processingFacility.id).to.equal(`${base}/api/factory/1002/reputation`);
+
+      // The twin without the section has none of it.
+      const twin = (await credentialJson(twinUid)).credentialSubject;
+      expect(twin.product).not.to.have.any.keys("productionDate", "productCategory", "productImage", "characteristics");
+      expect(twin).not.to.have.property("circularityScorecard");
+      expect(twin.materialsProvenance.map((m: Json) => Object.keys(m).sort())).to.deep.equal([["massFraction", "name"], ["massFraction", "name"]]);
+    });
+
+    it("fills the Catena-X export from the section, valid, with fewer placeholders and the rest still listed", async () => {
+      const exported = async (uid: string) => {
+        const res = await fetch(`${base}/api/dpp/${uid}/catena-x`);
+        expect(res.status).to.equal(200);
+        const document = (await res.json()) as Json;
+        expect(checkCatenaXPassport(document).errors, uid).to.deep.equal([]);
+        const additional = Object.fromEntries((document.additionalData as Json[]).map((entry) => [entry.label, entry]));
+        const pointers = (additional.placeholders.children as Json[]).map((child) => child.label as string);
+        for (const pointer of pointers) {
+          const value = pointer.split("/").slice(1).reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+          expect(value, pointer).to.not.equal(undefined);
+        }
+        return { document, additional, pointers };
+      };
+      const { document, additional, pointers } = await exported(textileUid);
+      expect(document.operation.manufacturing.manufacturingDate).to.equal("2026-10-01");
+      expect(document.identification.partClassification.map((c: Json) => c.id)).to.include.members(["610910", "61091000"]);
+      expect(document.identification.productImages.map((i: Json) => i.content)).to.deep.equal(TEXTILE.images);
+      const [cotton, polyester, antimony] = document.composition.materialInformation.materials as Json[];
+      expect(cotton).to.include({ recycled: 0, materialOrigin: "IN" });
+      expect(polyester).to.include({ recycled: 100, materialOrigin: "TR" });
+      expect(antimony!.materialIdentifications).to.deep.equal([
+        { materialName: "Antimony trioxide", materialId: "1309-64-4", materialListTypeId: "CAS" },
+        { materialName: "Antimony trioxide", materialId: "215-175-0", materialListTypeId: "EC" },
+      ]);
+      expect(antimony!.substancesOfConcernInformation.content.substanceOfConcernLocations).to.deep.equal(["polyester fibre"]);
+      expect(document.sustainability.recycleabilityPerformance).to.deep.equal({ applicable: true, content: TEXTILE.end_of_life.recyclability });
+      expect(document.sustainability.productFootprint.carbon[0].value).to.equal(3.1);
+      const characteristics = Object.fromEntries((document.characteristics.otherCharacteristics as Json[]).map((c) => [c.otherCharacteristicName, c.otherCharacteristicOutcome]));
+      expect(characteristics["durability: pilling (ISO 12945-2)"]).to.equal("grade 4 after 2000 rubs, class 4");
+      expect(characteristics["care symbols (ISO 3758)"]).to.equal("wash_30, do_not_bleach, line_dry, iron_low");
+      expect(document.sources.map((source: Json) => source.content)).to.include.members([TEXTILE.repair.service_url, TEXTILE.end_of_life.take_back_url]);
+      expect((additional.processingStages.children as Json[]).map((stage) => stage.label)).to.deep.equal(TEXTILE.stages.map((stage) => stage.stage));
+
+      // The twin's placeholders the section answers are gone; the ones left are listed, and only the substance (a
+      // material of its own) adds any: what is not recorded about it (exemption, CLP class, recycled share...).
+      const twin = await exported(twinUid);
+      const answered = ["/sustainability/recycleabilityPerformance/applicable", `${MATERIALS}/0/recycled`, `${MATERIALS}/1/recycled`];
+      expect(twin.pointers).to.include.members(answered);
+      for (const pointer of answered) expect(pointers).not.to.include(pointer);
+      const substance = pointers.filter((pointer) => pointer.startsWith(`${MATERIALS}/2/`));
+      expect(pointers.filter((pointer) => !substance.includes(pointer)).length).to.equal(twin.pointers.length - answered.length);
+      expect(twin.pointers).to.include.members(pointers.filter((pointer) => !substance.includes(pointer)));
+      expect(substance.length).to.be.greaterThan(0);
+    });
+
+    it("gives every leaf of the section a dictionary reference of its own and a data type in the EN 18222 full representation", async () => {
+      const record = (await (await fetch(`${base}/api/dpp/${textileUid}`)).json()) as Json;
+      const [section] = fullElements(record.content, {});
+      const leaves: DataElement[] = [];
+      const walk = (element: DataElement, path: string) => {
+        const here = path ? `${path}.${element.elementId}` : element.elementId;
+        if (element.elements) element.elements.forEach((child) => walk(child, here));
+        else if (here.startsWith("textile.")) leaves.push({ ...element, elementId: here });
+      };
+      section!.elements!.forEach((element) => walk(element, ""));
+      expect(leaves.length).to.be.greaterThan(40);
+      for (const leaf of leaves) {
+        // A reference made up from the path (the fallback) has dots in its fragment; a dictionary entry has none.
+        expect(leaf.dictionaryReference, leaf.elementId).to.match(/^https:\/\/(gs1\.org\/voc\/|w3id\.org\/passport-registry\/vocab#)[A-Za-z0-9]+$/);
+        expect(leaf.valueDataType, leaf.elementId).to.be.a("string");
+      }
+      const typeOf = (path: string) => leaves.find((leaf) => leaf.elementId === path)?.valueDataType;
+      expect(typeOf("textile.production_date")).to.equal("xsd:date");
+      expect(typeOf("textile.materials.1.recycled_percent")).to.equal("xsd:decimal");
+      expect(typeOf("textile.repair.service_url")).to.equal("xsd:anyURI");
     });
   });
 

@@ -8,7 +8,9 @@ import { describeComposition } from "../passports/fibres";
 import { CATEGORY_WEIGHT_KG } from "../products/carbon";
 import { CERTIFICATION_STANDARDS } from "./certifications";
 import type { ParentLink, RecordLineage } from "../passports/public-record";
-import { CARBON_METHOD, credentialUrl, type CredentialInput } from "./credential";
+import { CARBON_METHOD, credentialUrl, TEXTILE_ESTIMATE_METHOD, type CredentialInput } from "./credential";
+import { commodityClassifications, elementUrl, facilityUri, STAGE_NAMES, stageConfirmations, type StageConfirmationLike } from "./textile";
+import type { TextileData } from "../passports/textile";
 
 export const CATENA_X_SPEC_VERSION = "urn:io.catenax.generic.digital_product_passport:7.0.0";
 
@@ -24,10 +26,10 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
   const { passport, record } = input;
   const { product } = passport;
   const { content } = record;
-  const placeholders: string[] = [];
-  /** A value the model requires and the service does not have, recorded under its JSON pointer. */
-  const placeholder = <T>(pointer: string, value: T): T => {
-    placeholders.push(pointer);
+  const placeholders: Placeholder[] = [];
+  /** A value the model requires and the service does not have, recorded under its JSON pointer (and why, if useful). */
+  const placeholder = <T>(pointer: string, value: T, reason?: string): T => {
+    placeholders.push({ pointer, reason });
     return value;
   };
   const address = (pointer: string, place: { city?: string | null; country?: string | null }) => ({
@@ -50,6 +52,11 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
   const weightKg = CATEGORY_WEIGHT_KG[content.product.category.trim().toLowerCase()];
   const weight = (pointer: string) =>
     weightKg === undefined ? { value: placeholder(`${pointer}/value`, 0), unit: "unit:kilogram" } : { value: weightKg, unit: "unit:kilogram" };
+  // Content version 4 (docs/textile.md); each part is optional.
+  const textile: TextileData = content.textile ?? {};
+  const confirmations = stageConfirmations(record);
+  const estimateKg = textile.carbon?.method === "estimate" ? textile.carbon.kg_co2e : content.carbon.kg_co2e;
+  const ours = estimateKg === content.carbon.kg_co2e;
 
   const document: Json = {
     metadata: {
@@ -75,8 +82,11 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
       ...(lineage.granularity === "item" ? { serialInformation: [{ key: "partInstanceId", value: product.serial ?? product.uid }] } : {}),
       ...(batchId ? { batchInformation: [{ key: "batchId", value: batchId }] } : {}),
       partTypeInformation: { manufacturerPartId: content.product.sku, nameAtManufacturer: content.product.name },
-      partClassification: [{ standard: "Passport Registry garment category", id: content.product.category }],
-      productImages: [],
+      partClassification: [
+        { standard: "Passport Registry garment category", id: content.product.category },
+        ...commodityClassifications(textile.commodity_code).map((c) => ({ standard: c.schemeName, id: c.code })),
+      ],
+      productImages: (textile.images ?? []).map((url, index) => ({ header: `Product image ${index + 1}`, contentType: "URL", content: url })),
       codes: [{ key: "UID", value: product.uid, description: "Passport Registry product UID" }, ...(product.gtin ? [{ key: "GTIN", value: product.gtin, description: "GTIN-14" }] : [])],
       dataCarriers: record.blockchain.nfc_tag_hash ? [{ carrierType: "NFC tag (NTAG 424 DNA)", carrierPositions: [] }] : [],
     },
@@ -90,11 +100,16 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
           manufacturerAddress: address("/operation/manufacturing/manufacturer/manufacturerAddress", {}),
           manufacturerContact: { website: brandUrl },
         },
+        ...(textile.production_date ? { manufacturingDate: textile.production_date } : {}),
       },
       import: { applicable: placeholder("/operation/import/applicable", false) },
       extendedProducerResponsibilityScheme: { applicable: placeholder("/operation/extendedProducerResponsibilityScheme/applicable", false) },
     },
-    handling: { applicable: placeholder("/handling/applicable", false) },
+    // The block is spare parts with their suppliers' addresses: the passport names spare parts (otherCharacteristics)
+    // but not who supplies them.
+    handling: {
+      applicable: placeholder("/handling/applicable", false, textile.repair?.spare_parts?.length ? "spare parts are listed in characteristics/otherCharacteristics; their suppliers are not known" : undefined),
+    },
     characteristics: {
       lifespan: [],
       physicalDimension: {
@@ -109,6 +124,7 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
         { otherCharacteristicName: "care instructions", otherCharacteristicOutcome: content.care_instructions },
         ...(content.product.fabric_type ? [{ otherCharacteristicName: "fabric type", otherCharacteristicOutcome: content.product.fabric_type }] : []),
         ...(weightKg !== undefined ? [{ otherCharacteristicName: "weight basis", otherCharacteristicOutcome: "typical finished weight of the garment category (an estimate, not a measurement)" }] : []),
+        ...textileCharacteristics(textile),
       ],
     },
     commercial: {
@@ -120,19 +136,35 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
       productFootprint: {
         carbon: [
           {
-            value: content.carbon.kg_co2e,
-            rulebook: [{ header: "Carbon model (estimate)", contentType: "text/plain", content: CARBON_METHOD }],
+            value: estimateKg,
+            rulebook: [{ header: "Carbon model (estimate)", contentType: "text/plain", content: ours ? CARBON_METHOD : TEXTILE_ESTIMATE_METHOD }],
             lifecycle: "cradle-to-gate",
             unit: "kg CO2e per item",
             type: "Climate Change Total",
-            performanceClass: content.carbon.rating,
+            ...(ours ? { performanceClass: content.carbon.rating } : {}),
             manufacturingPlant: facilities,
             declaration: [],
           },
+          // The brand's own PEF study, as that study (its reference is the rulebook); its scope is the study's.
+          ...(textile.carbon?.method === "pef_study"
+            ? [
+                {
+                  value: textile.carbon.kg_co2e,
+                  rulebook: [{ header: "Product Environmental Footprint study (the brand's)", contentType: "text/plain", content: textile.carbon.study_reference ?? "not given" }],
+                  lifecycle: "as defined in the study named in the rulebook",
+                  unit: "kg CO2e per item",
+                  type: "Climate Change Total",
+                  manufacturingPlant: facilities,
+                  declaration: [],
+                },
+              ]
+            : []),
         ],
       },
       reusability: { applicable: placeholder("/sustainability/reusability/applicable", false) },
-      recycleabilityPerformance: { applicable: placeholder("/sustainability/recycleabilityPerformance/applicable", false) },
+      recycleabilityPerformance: textile.end_of_life?.recyclability
+        ? { applicable: true, content: textile.end_of_life.recyclability }
+        : { applicable: placeholder("/sustainability/recycleabilityPerformance/applicable", false) },
     },
     sources: [
       { header: "Anchored passport record (JSON)", category: "Link to Databases or Systems", contentType: "URL", content: record.links.dpp_url },
@@ -146,6 +178,7 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
         contentType: "URL",
         content: event.explorer_url,
       })),
+      ...textileSources(textile, confirmations),
     ],
     compliances: [
       ...content.certifications.map((certification) => ({
@@ -162,21 +195,15 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
     ],
     composition: {
       componentInformation: { applicable: false },
-      materialInformation: {
-        materials: content.fiber_composition.map((share, index) => ({
-          recycled: placeholder(`/composition/materialInformation/materials/${index}/recycled`, 0),
-          materialIdentifications: [],
-          materialDocuments: [],
-          substancesOfConcernInformation: { applicable: placeholder(`/composition/materialInformation/materials/${index}/substancesOfConcernInformation/applicable`, false) },
-          materialType: "textile fibre",
-          materialOrigin: share.fiber,
-          declarableIngredient: { applicable: placeholder(`/composition/materialInformation/materials/${index}/declarableIngredient/applicable`, false) },
-          concentrationInformation: { concentration: { concentrationValue: share.percent, concentrationUnit: "unit:percent" } },
-        })),
-      },
+      materialInformation: { materials: [...fibreMaterials(content, textile, placeholder), ...substanceMaterials(config, content, textile, placeholder)] },
     },
   };
-  document.additionalData = [chainAnchorData(input), lineageData(lineage, content.passport?.id ?? null), placeholderData(placeholders)];
+  document.additionalData = [
+    chainAnchorData(input),
+    lineageData(lineage, content.passport?.id ?? null),
+    ...(textile.stages?.length ? [stagesData(config, textile.stages, confirmations)] : []),
+    placeholderData(placeholders),
+  ];
   return document;
 }
 
@@ -239,15 +266,138 @@ function lineageData(lineage: RecordLineage, dppId: string | null): Json {
   };
 }
 
+type Placeholder = { pointer: string; reason: string | undefined };
+type PlaceholderFn = <T>(pointer: string, value: T, reason?: string) => T;
+const MATERIALS = "/composition/materialInformation/materials";
+
+/**
+ * The fibres: the textile section's materials (origin, recycled share, certification), else the fibre composition.
+ * `substancesOfConcernInformation` is data only where the brand declared none at all; with some declared, which fibre
+ * holds each is not recorded, and the substances are listed as their own materials (as the model's example does).
+ */
+function fibreMaterials(content: CredentialInput["record"]["content"], textile: TextileData, placeholder: PlaceholderFn): Json[] {
+  const declaredNone = textile.substances_of_concern !== undefined && textile.substances_of_concern.length === 0;
+  const listed = (textile.substances_of_concern?.length ?? 0) > 0;
+  const fibres = textile.materials?.length
+    ? textile.materials.map((m) => ({ fibre: m.fibre, percent: m.mass_percent, origin: m.origin_country, recycled: m.recycled_percent, certification: m.certification, recycledOrigin: m.recycled_origin }))
+    : content.fiber_composition.map((share) => ({ fibre: share.fiber, percent: share.percent, origin: undefined, recycled: undefined, certification: undefined, recycledOrigin: undefined }));
+  return fibres.map((m, index) => ({
+    recycled: m.recycled ?? placeholder(`${MATERIALS}/${index}/recycled`, 0),
+    materialIdentifications: [],
+    materialDocuments: [
+      ...(m.certification ? [{ header: `${m.certification.code} certificate`, contentType: "text/plain", content: `${m.certification.code} certificate ${m.certification.number}, declared by the brand` }] : []),
+      ...(m.recycledOrigin ? [{ header: "Origin of the recycled content", contentType: "text/plain", content: m.recycledOrigin === "post_consumer" ? "post-consumer" : "pre-consumer" }] : []),
+    ],
+    substancesOfConcernInformation: {
+      applicable: declaredNone
+        ? false
+        : placeholder(`${MATERIALS}/${index}/substancesOfConcernInformation/applicable`, false, listed ? "substances of concern are listed as their own materials; which fibre holds each is not recorded" : undefined),
+    },
+    materialType: `textile fibre: ${m.fibre}`,
+    // ISO 3166 alpha-2, as the model asks; left out when the brand did not give it.
+    ...(m.origin ? { materialOrigin: m.origin } : {}),
+    declarableIngredient: { applicable: placeholder(`${MATERIALS}/${index}/declarableIngredient/applicable`, false) },
+    concentrationInformation: { concentration: { concentrationValue: m.percent, concentrationUnit: "unit:percent" } },
+  }));
+}
+
+/** Each substance of concern (ESPR Art. 7(5)) as a material of its own: name, CAS and EC numbers, concentration, location. */
+function substanceMaterials(config: Pick<Config, "publicBaseUrl">, content: CredentialInput["record"]["content"], textile: TextileData, placeholder: PlaceholderFn): Json[] {
+  const offset = textile.materials?.length ? textile.materials.length : content.fiber_composition.length;
+  return (textile.substances_of_concern ?? []).map((s, i) => {
+    const at = `${MATERIALS}/${offset + i}`;
+    const concentration = { concentrationValue: s.concentration_percent, concentrationUnit: "unit:percent" };
+    const url = elementUrl(config, content, `textile.substances_of_concern.${i}`);
+    return {
+      recycled: placeholder(`${at}/recycled`, 0),
+      materialIdentifications: [
+        ...(s.cas ? [{ materialName: s.name, materialId: s.cas, materialListTypeId: "CAS" }] : []),
+        ...(s.ec ? [{ materialName: s.name, materialId: s.ec, materialListTypeId: "EC" }] : []),
+      ],
+      materialDocuments: url ? [{ header: `${s.name}: passport element`.slice(0, 100), contentType: "URL", content: url }] : [],
+      substancesOfConcernInformation: {
+        applicable: true,
+        content: {
+          exemption: placeholder(`${at}/substancesOfConcernInformation/content/exemption`, UNKNOWN),
+          hazardClassifications: placeholder(`${at}/substancesOfConcernInformation/content/hazardClassifications`, [] as Json[], "the CLP hazard classification is not recorded"),
+          substanceOfConcernDocuments: s.safe_use ? [{ header: "Safe use", contentType: "text/plain", content: s.safe_use }] : [],
+          substanceOfConcernLocations: [s.location],
+          substanceOfConcernConcentrationRange: { minConcentration: concentration, maxConcentration: concentration },
+        },
+      },
+      materialType: `substance of concern: ${s.name}`,
+      materialLocations: [s.location],
+      declarableIngredient: { applicable: placeholder(`${at}/declarableIngredient/applicable`, false) },
+      concentrationInformation: { concentration },
+    };
+  });
+}
+
+/** Durability, care, repair and end of life, which the model has no fields for: named characteristics. */
+function textileCharacteristics(textile: TextileData): Array<{ otherCharacteristicName: string; otherCharacteristicOutcome: string }> {
+  const item = (otherCharacteristicName: string, otherCharacteristicOutcome: string) => ({ otherCharacteristicName, otherCharacteristicOutcome });
+  return [
+    ...(textile.durability ?? []).map((d) => item(`durability: ${d.property.replace(/_/g, " ")} (${d.standard})`, d.class ? `${d.result}, class ${d.class}` : d.result)),
+    ...(textile.care?.symbols.length ? [item("care symbols (ISO 3758)", textile.care.symbols.join(", "))] : []),
+    ...(textile.care?.text ? [item("care", textile.care.text)] : []),
+    ...(textile.repair?.instructions ? [item("repair instructions", textile.repair.instructions)] : []),
+    ...(textile.repair?.spare_parts?.length ? [item("spare parts", textile.repair.spare_parts.join(", "))] : []),
+    ...(textile.end_of_life?.take_back ? [item("take-back", textile.end_of_life.take_back)] : []),
+  ];
+}
+
+/** The repair and take-back services, and each facility's confirmation of its stage. */
+function textileSources(textile: TextileData, confirmations: Map<number, StageConfirmationLike | null>): Json[] {
+  return [
+    ...(textile.repair?.service_url ? [{ header: "Repair service", category: "Repair and Installation", contentType: "URL", content: textile.repair.service_url }] : []),
+    ...(textile.end_of_life?.take_back_url ? [{ header: "Take-back service", category: "Return and Disposal", contentType: "URL", content: textile.end_of_life.take_back_url }] : []),
+    ...(textile.stages ?? []).flatMap((stage, index) => {
+      const confirmation = confirmations.get(index);
+      return confirmation
+        ? [{ header: `${STAGE_NAMES[stage.stage]} confirmed by its facility (on-chain transaction)`.slice(0, 100), category: "Supply Chain Information", contentType: "URL", content: confirmation.explorer_url }]
+        : [];
+    }),
+  ];
+}
+
+/** The processing stages, which the model has no block for: each facility, its country and identifier, its dates. */
+function stagesData(config: Pick<Config, "publicBaseUrl">, stages: NonNullable<TextileData["stages"]>, confirmations: Map<number, StageConfirmationLike | null>): Json {
+  const text = (label: string, description: string, data: string) => ({ label, description, type: { dataType: "xsd:string" }, data });
+  return {
+    label: "processingStages",
+    description: "Who ran each processing stage of the garment and where, as the brand declared it (anchored in its content), and whether the facility confirmed it on chain.",
+    type: { dataType: "array" },
+    children: stages.map((stage, index) => {
+      const uri = facilityUri(config, stage.facility);
+      const confirmation = confirmations.get(index);
+      return {
+        label: stage.stage,
+        description: STAGE_NAMES[stage.stage],
+        type: { dataType: "object" },
+        children: [
+          text("facilityName", "the facility", stage.facility.name),
+          text("facilityCountry", "its country (ISO 3166 alpha-2)", stage.facility.country),
+          ...(stage.facility.id ? [text("facilityId", `its ${stage.facility.id.scheme} identifier`, stage.facility.id.value)] : []),
+          ...(uri ? [text("facilityUri", "its address", uri)] : []),
+          ...(stage.started ? [{ label: "started", description: "stage started (ISO 8601 date)", type: { dataType: "xsd:string" }, data: stage.started }] : []),
+          ...(stage.completed ? [{ label: "completed", description: "stage completed (ISO 8601 date)", type: { dataType: "xsd:string" }, data: stage.completed }] : []),
+          text("attribution", "confirmed_by_facility or declared_by_brand", confirmation ? "confirmed_by_facility" : "declared_by_brand"),
+          ...(confirmation ? [text("confirmationTransaction", "the facility's confirmation on chain", confirmation.tx_hash)] : []),
+        ],
+      };
+    }),
+  };
+}
+
 /** The list of placeholder values, so a reader can tell them from data. */
-function placeholderData(pointers: string[]): Json {
+function placeholderData(pointers: Placeholder[]): Json {
   return {
     label: "placeholders",
     description:
       "Values this document must hold under the Catena-X schema but the service has no data for. Each child names " +
-      "one by JSON pointer; its value there is a placeholder (\"unknown\", \"\", 0, false or 9999-12-31), not data.",
+      "one by JSON pointer; its value there is a placeholder (\"unknown\", \"\", 0, false, [] or 9999-12-31), not data.",
     type: { dataType: "array" },
-    children: pointers.map((pointer) => ({ label: pointer, description: "placeholder: no data", type: { dataType: "xsd:string" } })),
+    children: pointers.map(({ pointer, reason }) => ({ label: pointer, description: reason ? `placeholder: ${reason}` : "placeholder: no data", type: { dataType: "xsd:string" } })),
   };
 }
 

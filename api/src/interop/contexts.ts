@@ -12,7 +12,7 @@ export const UNTP_DPP_CONTEXT = "https://test.uncefact.org/vocabulary/untp/dpp/0
  * the same on every deployment, so a verifier can pin it once. A published version never changes: a new term is a new
  * version file in registry-context/ (its README says how). docs/interop.md says how the URL resolves.
  */
-export const REGISTRY_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v2.jsonld";
+export const REGISTRY_CONTEXT_URL = "https://w3id.org/passport-registry/contexts/v3.jsonld";
 /** Where the vocabulary IRIs of the context's terms live (unversioned: a term keeps its IRI across versions). */
 export const REGISTRY_VOCAB = "https://w3id.org/passport-registry/vocab#";
 
@@ -20,9 +20,11 @@ const REGISTRY_CONTEXT_BASE = "https://w3id.org/passport-registry/contexts/";
 
 /**
  * Each published version of the context: its URL, the path the service serves it at (the URL's own path) and its
- * file. v2 adds the passport's persistent id and its links to its model and batch passports (issue 25).
+ * file. v2 adds the passport's persistent id and its links to its model and batch passports (issue 25); v3 the textile
+ * section's terms UNTP 0.6.0 has none for (issue 26: stages and their facilities, durability, care symbols, substances of
+ * concern, repair and end of life, the carbon figure's method).
  */
-export const REGISTRY_CONTEXTS = (["v1.jsonld", "v2.jsonld"] as const).map((file) => {
+export const REGISTRY_CONTEXTS = (["v1.jsonld", "v2.jsonld", "v3.jsonld"] as const).map((file) => {
   const url = `${REGISTRY_CONTEXT_BASE}${file}`;
   return { url, path: new URL(url).pathname, file };
 });

@@ -16,6 +16,18 @@ import { buildPublicRecord, type ParentLink, type PublicRecord, type RecordLinea
 import { CERTIFICATION_STANDARDS, conformityTopicOf } from "./certifications";
 import { REGISTRY_CONTEXT_URL, REGISTRY_VOCAB, UNTP_DPP_CONTEXT, VC_V2_CONTEXT } from "./contexts";
 import { credentialSigningKey } from "./signing-key";
+import {
+  commodityClassifications,
+  materialClaims,
+  pefClaim,
+  stageConfirmations,
+  taricUrl,
+  untpCharacteristics,
+  untpCircularity,
+  untpFibres,
+  untpStage,
+  untpSubstances,
+} from "./textile";
 
 // What an offline verifier (the archive) needs besides the credential: the DID document and the contexts.
 export { serviceDidDocument } from "./signing-key";
@@ -42,6 +54,9 @@ export type CredentialInput = {
 export const CARBON_METHOD =
   "Estimated, not measured: typical finished weight of the garment category x emission factor of the fabric x 1.15 " +
   "(cut-and-sew waste) + 0.5 kg CO2e for assembly; indicative average factors, fibre to finished garment.";
+
+/** The method of an estimate the textile section gives that is not our formula's figure. */
+export const TEXTILE_ESTIMATE_METHOD = "Estimated, not measured: the figure the passport's textile section gives as an estimate (docs/textile.md).";
 
 /** Whether the passport is minted: only then is there a chain anchor to put in a credential. */
 export function isMinted(passport: PublicPassport): boolean {
@@ -103,6 +118,15 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
   const { lineage } = record;
   // The item's own lot, else the lot of the batch it belongs to; a batch passport's is its own.
   const batchNumber = product.lot ?? lineage.batch?.lot ?? null;
+  // Content version 4 (docs/textile.md); each part is optional.
+  const textile = content.textile;
+  const characteristics = textile ? untpCharacteristics(textile) : undefined;
+  const circularity = textile ? untpCircularity(textile) : undefined;
+  const categories = commodityClassifications(textile?.commodity_code);
+  const confirmations = stageConfirmations(record);
+  // The carbon figure the passport gives, named with its method: the textile section's estimate, else ours (both are
+  // the service's estimate). A brand's PEF study is its own claim (conformityClaim), not this estimate.
+  const estimate = textile?.carbon?.method === "estimate" ? textile.carbon.kg_co2e : content.carbon.kg_co2e;
 
   return {
     "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, REGISTRY_CONTEXT_URL],
@@ -126,9 +150,23 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
         // A model or batch passport covers many items: only an item has a serial number.
         ...(lineage.granularity === "item" ? { serialNumber: product.serial ?? uid } : {}),
         ...(batchNumber ? { batchNumber } : {}),
+        ...(textile?.images?.length ? { productImage: { linkURL: textile.images[0], linkName: `${content.product.name}: product image` } } : {}),
+        ...(categories.length > 0
+          ? {
+              productCategory: categories.map((c) => ({
+                type: ["Classification"],
+                id: taricUrl(c.code),
+                code: c.code,
+                name: `${c.scheme} ${c.code}`,
+                schemeName: c.schemeName,
+              })),
+            }
+          : {}),
+        ...(textile?.production_date ? { productionDate: textile.production_date } : {}),
         garmentCategory: content.product.category,
         ...(content.product.fabric_type ? { fabricType: content.product.fabric_type } : {}),
         careInstructions: content.care_instructions,
+        ...(characteristics ? { characteristics } : {}),
         furtherInformation: [
           link(record.links.scan_url, "Passport page", "https://gs1.org/voc/pip"),
           link(record.links.certificate_url, "Certificate page", "https://gs1.org/voc/certificationInfo"),
@@ -158,20 +196,26 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
       conformityClaim: [
         ...content.certifications.map((certification, index) => productClaim(id, certification, index)),
         ...input.factoryCertifications.map((code) => factoryClaim(id, code, content.manufacturer?.name ?? "the maker", input.factoryVerified)),
+        ...materialClaims(id, textile?.materials),
+        ...pefClaim(id, textile?.carbon),
       ],
       // Untyped, as in UNTP's own sample: the 0.6.0 context defines no term for EmissionsPerformance,
       // TraceabilityPerformance, Material, Link or SecureLink, and a type it cannot expand is not valid JSON-LD.
       emissionsScorecard: {
-        carbonFootprint: content.carbon.kg_co2e,
+        carbonFootprint: estimate,
         // Per item: the figure is kg CO2e for one garment.
         declaredUnit: "EA",
         operationalScope: "CradleToGate",
         // Category and fabric averages only: none of the figure comes from this product's own measurements.
         primarySourcedRatio: 0,
-        carbonRating: content.carbon.rating,
-        estimationMethod: CARBON_METHOD,
+        carbonFootprintMethod: "estimate",
+        // The A-D rating and the formula are those of our estimate's figure; another estimate has neither.
+        ...(estimate === content.carbon.kg_co2e
+          ? { carbonRating: content.carbon.rating, estimationMethod: CARBON_METHOD }
+          : { estimationMethod: TEXTILE_ESTIMATE_METHOD }),
       },
-      traceabilityInformation: record.supply_chain_events.map((event) => ({
+      traceabilityInformation: [
+        ...record.supply_chain_events.map((event) => ({
         valueChainProcess: event.stage,
         traceabilityEvent: [
           {
@@ -186,10 +230,18 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
         eventTime: event.time,
         detailsHash: event.details_hash,
       })),
-      materialsProvenance: content.fiber_composition.map((share) => ({
-        name: share.fiber,
-        massFraction: Math.round(share.percent * 100) / 10_000,
-      })),
+        // Then the textile stages: each facility as the brand declared it, and its own confirmation where it gave one.
+        ...(textile?.stages ?? []).map((stage, index) => untpStage(config, stage, confirmations.get(index))),
+      ],
+      ...(circularity ? { circularityScorecard: circularity } : {}),
+      materialsProvenance: [
+        ...((textile ? untpFibres(textile) : undefined) ??
+          content.fiber_composition.map((share) => ({
+            name: share.fiber,
+            massFraction: Math.round(share.percent * 100) / 10_000,
+          }))),
+        ...(textile ? untpSubstances(config, content, textile) : []),
+      ],
       chainAnchor: {
         type: ["ChainAnchor"],
         network: record.blockchain.network,
