@@ -543,6 +543,34 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
       expect(substance.length).to.be.greaterThan(0);
     });
 
+    it("links a stage its facility confirmed to the confirmation's transaction, and says which stages are only declared", async () => {
+      const config = loadConfig(envOf(stack));
+      const deps: AppDeps = buildAppDeps({ config, db: stack.api.db, provider: undefined as never, chain: stack.api.chain, logger: createLogger("silent") });
+      const input = await credentialInput(deps, textileUid);
+      // The record as it reads once the making-up facility confirmed its stage (the confirmation is outside content).
+      const confirmation = { tx_hash: `0x${"ab".repeat(32)}`, explorer_url: `${base}/explorer/tx/0x${"ab".repeat(32)}`, block_number: 42, details_hash: `0x${"cd".repeat(32)}`, confirmed_at: "2026-10-02T08:00:00.000Z" };
+      const stages = TEXTILE.stages.map((stage, index) => ({ ...stage, index, attribution: index === 4 ? "confirmed_by_facility" : "declared_by_brand", confirmation: index === 4 ? confirmation : null }));
+      Object.assign(input.record, { textile_stages: stages });
+
+      const credential = buildCredential(config, didWebOf(config.publicBaseUrl), input) as Json;
+      expect(checkUntpCredential(credential).errors).to.deep.equal([]);
+      expect(await droppedTerms(credential, verifierLoader({ pinned: true }))).to.deep.equal([]);
+      const entries = (credential.credentialSubject.traceabilityInformation as Json[]).filter((t) => t.processingStage !== undefined);
+      expect(entries.map((t) => t.confirmedByFacility)).to.deep.equal([false, false, false, false, true]);
+      expect(entries[4]).to.deep.include({ transactionHash: confirmation.tx_hash, blockNumber: 42, detailsHash: confirmation.details_hash, eventTime: confirmation.confirmed_at });
+      expect(entries[4]!.traceabilityEvent[0].linkURL).to.equal(confirmation.explorer_url);
+      expect(entries[3]).not.to.have.property("traceabilityEvent");
+
+      const document = buildCatenaXPassport(config, input);
+      expect(checkCatenaXPassport(document).errors).to.deep.equal([]);
+      const processing = ((document.additionalData as Json[]).find((entry) => entry.label === "processingStages")!.children as Json[]).map((stage) =>
+        Object.fromEntries((stage.children as Json[]).map((child) => [child.label, child.data])),
+      );
+      expect(processing.map((stage) => stage.attribution)).to.deep.equal(["declared_by_brand", "declared_by_brand", "declared_by_brand", "declared_by_brand", "confirmed_by_facility"]);
+      expect(processing[4]!.confirmationTransaction).to.equal(confirmation.tx_hash);
+      expect((document.sources as Json[]).filter((source) => source.content === confirmation.explorer_url)).to.have.length(1);
+    });
+
     it("gives every leaf of the section a dictionary reference of its own and a data type in the EN 18222 full representation", async () => {
       const record = (await (await fetch(`${base}/api/dpp/${textileUid}`)).json()) as Json;
       const [section] = fullElements(record.content, {});
