@@ -1,9 +1,11 @@
-// The certificate PDF, read back from its bytes: one A4 page with the chain record, a QR code of the link, safe text.
+// The certificate PDF, read back from its bytes: one A4 page with the chain record, a QR code of the link, safe text;
+// a textile passport's facts on the pages after it.
 import { expect } from "chai";
 import { inflateSync } from "node:zlib";
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PageSizes, StandardFonts, type PDFFont } from "pdf-lib";
 import QRCode from "qrcode";
-import { renderCertificatePdf, type CertificatePdfInput } from "../../api/src/certificates/pdf";
+import { certificateDigest, renderCertificatePdf, type CertificatePdfInput } from "../../api/src/certificates/pdf";
+import type { TextileData } from "../../api/src/passports/textile";
 import { messagesFor } from "../../api/src/i18n/messages";
 
 const MAX_TOKEN_ID = (2n ** 256n - 1n).toString(); // 78 digits, the longest a uint256 prints
@@ -37,9 +39,9 @@ type RenderedPage = { doc: PDFDocument; runs: TextRun[]; images: (Box & { stream
  * What the page draws, read from its content stream: pdf-lib cannot extract text, so this interprets the few
  * operators it writes (q Q cm rg Tf TL Tm T* Tj Do) and measures each run with the metrics of the font the page names.
  */
-async function readPage(bytes: Uint8Array): Promise<RenderedPage> {
+async function readPage(bytes: Uint8Array, index = 0): Promise<RenderedPage> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  const page = doc.getPage(0);
+  const page = doc.getPage(index);
   const resources = page.node.Resources()!;
   const fontDict = resources.lookup(PDFName.of("Font"), PDFDict);
   const xObjects = resources.lookup(PDFName.of("XObject"), PDFDict);
@@ -279,5 +281,104 @@ describe("certificate PDF", () => {
     expect(Buffer.from(await withColour("red")).equals(fallback)).to.equal(true);
     expect(Buffer.from(await withColour("#12345")).equals(fallback)).to.equal(true);
     expect(Buffer.from(await withColour("#123456")).equals(fallback)).to.equal(false);
+  });
+
+  describe("a textile passport (content version 4)", () => {
+    const HOSTILE = `Ashulia <script>alert("x")</script> Apparel`;
+    const TEXTILE: TextileData = {
+      production_date: "2026-10-01",
+      commodity_code: { hs6: "610910", cn8: "61091000" },
+      // Out of order: the certificate lists them from fibre to making-up.
+      stages: [
+        { stage: "making_up", facility: { name: HOSTILE, country: "BD" }, started: "2026-10-01", completed: "2026-10-12" },
+        { stage: "fibre", facility: { name: "Izmir Recycled Fibres", country: "TR" } },
+        { stage: "spinning", facility: { name: "Gujarat Spinning Mills", country: "IN", id: { scheme: "osh", value: "IN2021123AB12CD" } } },
+        { stage: "weaving_knitting", facility: { name: "Gazipur Knit Composite", country: "BD" }, started: "2026-09-01", completed: "2026-09-20" },
+      ],
+      materials: [
+        { fibre: "cotton", mass_percent: 60, origin_country: "IN" },
+        { fibre: "polyester", mass_percent: 40, origin_country: "TR", recycled_percent: 100, recycled_origin: "post_consumer" },
+      ],
+      substances_of_concern: [{ name: "Antimony trioxide", cas: "1309-64-4", ec: "215-175-0", concentration_percent: 0.02, location: "polyester fibres" }],
+      durability: [{ property: "pilling", standard: "ISO 12945-2", result: "grade 4 after 2,000 rubs", class: "4" }],
+      care: { symbols: ["wash_30", "do_not_bleach", "line_dry", "iron_low"], text: "Wash inside out" },
+      repair: { instructions: "Free seam repair for two years", spare_parts: ["buttons"], service_url: "https://repair.example.com/tee" },
+      end_of_life: { recyclability: "Fibre-to-fibre recyclable", take_back: "Any of our shops takes it back" },
+      carbon: { method: "estimate", kg_co2e: 3.1 },
+    };
+    const textile = (overrides: Partial<CertificatePdfInput> = {}) =>
+      certificate({ textile: TEXTILE, stageAttestations: [{ confirmed_at: "2026-10-13T08:00:00.000Z" }, null, null, null], ...overrides });
+    const pagesOf = async (bytes: Uint8Array) => {
+      const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+      return Promise.all(doc.getPages().map((_, i) => readPage(bytes, i)));
+    };
+
+    it("prints made where stage by stage, materials, substances, durability, care with its codes, repair, end of life and carbon after the first page", async () => {
+      const pages = await pagesOf(await renderCertificatePdf(textile()));
+      expect(pages.length).to.be.at.least(2);
+      const first = pages[0]!.runs.map((run) => run.text).join(" ");
+      expect(first).to.include("DATA HASH").and.not.include("MADE WHERE");
+      // The passport's own carbon figure goes with its method, not as a bare rating on the first page.
+      expect(first).not.to.include("CARBON").and.not.include("rating B");
+      const rest = pages.slice(1).flatMap((page) => page.runs.map((run) => run.text)).join(" ");
+      expect(rest).to.include("Textile passport").and.include("MADE WHERE");
+      const order = ["FIBRE", "SPINNING", "WEAVING OR KNITTING", "MAKING UP (CUTTING AND SEWING)"].map((label) => rest.indexOf(label));
+      expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), String(order)).to.equal(true);
+      for (const text of [
+        "Izmir Recycled Fibres", "Türkiye (TR)", "India (IN)", "Bangladesh (BD)", "Open Supply Hub IN2021123AB12CD", "2026-09-01 to 2026-09-20",
+        HOSTILE, "Confirmed by the facility on 2026-10-13", "Declared by the brand",
+        "100% recycled (post-consumer)", "Recycled content: 40% of the weight",
+        "CAS 1309-64-4 · EC 215-175-0 · 0.02% by weight", "Where: polyester fibres",
+        "PILLING", "grade 4 after 2,000 rubs · tested to ISO 12945-2 · class 4",
+        "Wash at 30 °C [ISO 3758: wash_30]", "Do not bleach [ISO 3758: do_not_bleach]", "Wash inside out",
+        "Free seam repair for two years", "https://repair.example.com/tee", "Any of our shops takes it back",
+        "2026-10-01", "HS 610910 · CN 61091000", "3.10 kg CO2e", "Our estimate",
+      ]) {
+        expect(rest).to.include(text);
+      }
+    });
+
+    it("names a PEF study by its reference", async () => {
+      const pef = { ...TEXTILE, carbon: { method: "pef_study" as const, kg_co2e: 2.4, study_reference: "PEF-2026-017" } };
+      const pages = await pagesOf(await renderCertificatePdf(textile({ textile: pef })));
+      const rest = pages.slice(1).flatMap((page) => page.runs.map((run) => run.text)).join(" ");
+      expect(rest).to.include("From the brand's PEF study PEF-2026-017").and.not.include("Our estimate");
+    });
+
+    it("goes on to more pages when the lists are long, every line on its page and none on another", async () => {
+      const long = "Gazipur Knit Composite and Dyeing Mills Limited, Unit ".repeat(3).trim();
+      const stages = Array.from({ length: 20 }, (_, i) => ({
+        stage: "dyeing_printing_finishing" as const, facility: { name: `${long} ${i + 1}`, country: "BD" }, started: "2026-09-01", completed: "2026-09-20",
+      }));
+      const pages = await pagesOf(await renderCertificatePdf(textile({ textile: { ...TEXTILE, stages }, stageAttestations: [] })));
+      expect(pages.length).to.be.at.least(3);
+      const [pageWidth, pageHeight] = PageSizes.A4;
+      for (const [n, { runs }] of pages.entries()) {
+        for (const run of runs) {
+          expect(run.left, `page ${n + 1}: "${run.text}"`).to.be.at.least(24);
+          expect(run.right, `page ${n + 1}: "${run.text}"`).to.be.at.most(pageWidth - 24);
+          expect(run.bottom, `page ${n + 1}: "${run.text}"`).to.be.at.least(24);
+          expect(run.top, `page ${n + 1}: "${run.text}"`).to.be.at.most(pageHeight - 24);
+        }
+        for (const [i, a] of runs.entries()) {
+          for (const b of runs.slice(i + 1)) expect(overlaps(a, b), `page ${n + 1}: "${a.text}" overlaps "${b.text}"`).to.equal(false);
+        }
+      }
+      const all = pages.flatMap((page) => page.runs.map((run) => run.text)).join(" ");
+      for (let i = 1; i <= 20; i += 1) expect(all).to.include(`Unit ${i} · Bangladesh (BD)`);
+    });
+
+    it("is named by its textile section and its confirmations, and renders in Bengali", async () => {
+      expect(certificateDigest(textile())).not.to.equal(certificateDigest(certificate()));
+      expect(certificateDigest(textile())).not.to.equal(certificateDigest(textile({ stageAttestations: [] })));
+      const bytes = await renderCertificatePdf(textile({ lang: "bn" }));
+      const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+      expect(doc.getPageCount()).to.be.at.least(2);
+      const fonts = doc.context.enumerateIndirectObjects().flatMap(([, object]) => {
+        const name = object instanceof PDFDict ? object.lookupMaybe(PDFName.of("BaseFont"), PDFName) : undefined;
+        return name ? [name.decodeText()] : [];
+      });
+      expect(fonts.some((name) => name.includes("NotoSansBengali")), fonts.join(", ")).to.equal(true);
+    });
   });
 });

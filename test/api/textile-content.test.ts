@@ -2,11 +2,16 @@
 // The textile section (content version 4, issue 26) through the brand API and the EN 18222 API: accepted, checked
 // beyond its schema (sums, CAS and EC check digits, a PEF study's reference), anchored with the rest, inherited part
 // by part from a batch and a model, merge-patched and removed; a product without it keeps content version 3.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes } from "ethers";
 import canonicalize from "canonicalize";
 import { createBrand } from "../../api/src/brands/service";
 import { casValid, ecValid } from "../../api/src/passports/textile";
+import { escapeHtml } from "../../api/src/pages/html";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
@@ -26,6 +31,23 @@ const MATERIALS = [
   { fibre: "cotton", mass_percent: 60, origin_country: "IN" },
   { fibre: "polyester", mass_percent: 40, origin_country: "TR", recycled_percent: 100, recycled_origin: "post_consumer" },
 ];
+
+/** A facility name a brand could type: the pages must show it as text. */
+const HOSTILE_FACILITY = `Ashulia <script>alert("x")</script> Apparel`;
+/** Every part of the section, the stages out of order (the pages put them in processing order). */
+const FULL_TEXTILE = {
+  production_date: "2026-10-01",
+  commodity_code: { hs6: "610910", cn8: "61091000" },
+  stages: [{ stage: "making_up", facility: { name: HOSTILE_FACILITY, country: "BD" }, started: "2026-10-01", completed: "2026-10-12" }, ...STAGES.slice(0, 4)],
+  materials: MATERIALS,
+  substances_of_concern: [{ name: "Antimony trioxide", cas: "1309-64-4", ec: "215-175-0", concentration_percent: 0.02, location: "polyester fibres", safe_use: "No exposure in normal wear" }],
+  durability: [{ property: "pilling", standard: "ISO 12945-2", result: "grade 4 after 2,000 rubs", class: "4" }],
+  care: { symbols: ["wash_30", "do_not_bleach", "tumble_dry_low", "iron_low", "dry_clean_p"], text: "Wash inside out" },
+  repair: { instructions: "Free seam repair for two years", spare_parts: ["buttons"], service_url: "https://repair.example.com/tee" },
+  end_of_life: { recyclability: "Fibre-to-fibre recyclable", take_back: "Any of our shops takes it back", take_back_url: "https://example.com/take-back" },
+  images: ["https://img.example.com/tee-front.jpg", "https://img.example.com/tee-back.jpg"],
+  carbon: { method: "estimate", kg_co2e: 3.1 },
+};
 
 describe("textile content (content version 4)", () => {
   let stack: SeededStack;
@@ -70,7 +92,9 @@ describe("textile content (content version 4)", () => {
     });
     expect(res.status, await res.clone().text()).to.equal(201);
     const { uid } = (await json(res)).data;
-    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+    // Read whole with the brand's key: a public reader is not shown the facilities' names (docs/access.md), and the
+    // anchored hash is over the whole content.
+    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`, { headers: { Authorization: `Bearer ${brand.key}` } }));
     expect(record.content.schema).to.equal(V4);
     expect(record.content.textile.stages.map((s: any) => s.facility.country)).to.deep.equal(["TR", "IN", "BD", "BD", "BD"]);
     expect(record.content.textile.materials[1]).to.include({ recycled_percent: 100, recycled_origin: "post_consumer" });
@@ -152,5 +176,66 @@ describe("textile content (content version 4)", () => {
     expect(removed.contentSpecificationIds).to.deep.equal([V3]);
     expect(removed[V3]).to.not.have.property("textile");
     expect(removed.anchor.version).to.equal(3);
+  });
+
+  it("shows the section on the scan page in English and Bengali, escaped, stage by stage in processing order", async () => {
+    const res = await call("POST", "/api/v1/products", { sku: "TX-PAGE", name: "Made-where tee", category: "t-shirt", price: 990, textile: FULL_TEXTILE });
+    expect(res.status, await res.clone().text()).to.equal(201);
+    const { uid } = (await json(res)).data;
+    const page = await (await fetch(`${stack.api.url}/scan/${uid}?lang=en`)).text();
+
+    // Made where: fibre abroad first, making-up in Bangladesh last, each with its country and who stands behind it.
+    const order = ["Izmir Recycled Fibres", "Gujarat Spinning Mills", "Gazipur Knit Composite", escapeHtml(HOSTILE_FACILITY)].map((name) => page.indexOf(name));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!)), String(order)).to.equal(true);
+    expect(page).to.include("Made where").and.include("Making up (cutting and sewing)").and.include("Weaving or knitting");
+    expect(page).to.include("Türkiye").and.include("India").and.include("Bangladesh").and.include(">TR</span>");
+    expect(page).to.include("Open Supply Hub").and.include("2026-09-01 to 2026-09-20").and.include("Declared by the brand");
+    expect(page).to.not.include("<script>alert").and.not.include('alert("x")');
+    // Materials with recycled content, the substance, durability, care pictograms with their words, repair, end of life.
+    expect(page).to.include("100% recycled (post-consumer)").and.include("Recycled content: 40% of the weight");
+    expect(page).to.include("Antimony trioxide").and.include("CAS 1309-64-4").and.include("EC 215-175-0").and.include("0.02% by weight");
+    expect(page).to.include("Pilling").and.include("tested to ISO 12945-2").and.include("class 4");
+    expect(page.match(/<svg class="care-icon"/g) ?? []).to.have.length(5);
+    for (const label of ["Wash at 30 °C", "Do not bleach", "Tumble dry, low heat", "Iron, low heat (110 °C), no steam", "Dry clean (P)"]) expect(page).to.include(`<span>${label}</span>`);
+    expect(page).to.include('href="https://repair.example.com/tee"').and.include("Free seam repair").and.include("Any of our shops takes it back");
+    expect(page).to.include('<img src="https://img.example.com/tee-front.jpg" alt="Made-where tee, photo 1 of 2" loading="lazy"');
+    expect(page).to.include("2026-10-01").and.include("HS 610910 · CN 61091000");
+    // The figure is our estimate, named so, and no rating disc that could pass for a label.
+    expect(page).to.include("3.10 kg CO2e").and.include("Our estimate");
+    expect(page).to.not.include('class="disc');
+
+    const bn = await (await fetch(`${stack.api.url}/scan/${uid}?lang=bn`)).text();
+    expect(bn).to.include("কোথায় তৈরি").and.include("বাংলাদেশ").and.include("তুরস্ক").and.include("ব্লিচ করবেন না").and.include("আমাদের অনুমান");
+    expect(bn).to.include("Gujarat Spinning Mills").and.include(escapeHtml(HOSTILE_FACILITY));
+
+    const pef = await call("POST", "/api/v1/products", {
+      sku: "TX-PEF", name: "PEF tee", category: "t-shirt", price: 990,
+      textile: { carbon: { method: "pef_study", kg_co2e: 2.4, study_reference: "PEF-2026-017 (PEFCR Apparel 1.0, verified by Bureau X)" } },
+    });
+    const pefPage = await (await fetch(`${stack.api.url}/scan/${(await json(pef)).data.uid}`)).text();
+    expect(pefPage).to.include(escapeHtml("From the brand's PEF study PEF-2026-017 (PEFCR Apparel 1.0, verified by Bureau X)")).and.not.include("Our estimate");
+  });
+
+  it("prints the section on the certificate PDF's textile pages", async function () {
+    this.timeout(120_000);
+    const res = await call("POST", "/api/v1/products", { sku: "TX-PDF", name: "Certified tee", category: "t-shirt", price: 990, textile: FULL_TEXTILE });
+    const { uid } = (await json(res)).data;
+    const issued = await call("POST", "/api/v1/certs/issue", { uid });
+    expect(issued.status, await issued.clone().text()).to.equal(201);
+    const pdf = await fetch(`${stack.api.url}/certificates/${uid}.pdf`);
+    expect(pdf.status).to.equal(200);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "textile-pdf-"));
+    try {
+      const file = path.join(dir, "certificate.pdf");
+      writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+      const pages = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).split("\f");
+      expect(pages[0]).to.include(uid).and.not.include("MADE WHERE");
+      const textile = pages.slice(1).join("\n");
+      for (const text of ["MADE WHERE", "Izmir Recycled Fibres", "Türkiye (TR)", "Bangladesh (BD)", HOSTILE_FACILITY, "100% recycled (post-consumer)", "CAS 1309-64-4", "Do not bleach [ISO 3758: do_not_bleach]", "Our estimate", "HS 610910"]) {
+        expect(textile).to.include(text);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

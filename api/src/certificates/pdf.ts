@@ -1,10 +1,14 @@
-// The printable certificate of an issued passport: a one-page A4 PDF with the chain record and a QR link.
+// The printable certificate of an issued passport: an A4 PDF with the chain record and a QR link on its first page,
+// and a textile passport's facts (issue 26) on the pages after it.
 import { createHash } from "node:crypto";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage, type RGB } from "pdf-lib";
 import QRCode from "qrcode";
 import { DEFAULT_LANG, type Lang } from "../i18n/languages";
 import { messagesFor, type Messages } from "../i18n/messages";
+import { countryName, recycledPercentOfWeight, stagesInOrder, type StageAttestation } from "../i18n/textile-words";
+import { fibreName } from "../i18n/product-words";
+import type { TextileData } from "../passports/textile";
 import { bengaliFace, drawGlyphRun, embedBengali, hasBengali, scriptRuns, type BengaliFace } from "./bengali-shaping";
 
 export type CertificatePdfInput = {
@@ -28,6 +32,10 @@ export type CertificatePdfInput = {
   lineage?: { granularity: "model" | "batch" | "item"; model?: string; batch?: string; lot?: string | null };
   /** The language of the fixed words; English when absent. The product name is the caller's (a translation or not). */
   lang?: Lang;
+  /** The passport's textile section (content version 4), printed on the pages after the first; absent otherwise. */
+  textile?: TextileData;
+  /** The facilities' confirmations of the textile stages, by stage index (absent or null: declared by the brand). */
+  stageAttestations?: StageAttestation[];
 };
 
 const PRODUCER = "Passport Registry";
@@ -45,6 +53,8 @@ const LAYOUT = {
   accentRule: { thickness: 2, gapBefore: 10 },
   section: { headingSize: 10, gapBefore: 18, gapAfter: 8 },
   row: { labelWidth: 100, labelSize: 7.5, gap: 6 },
+  /** The textile pages: a thin band, a wider label column (stage and property names are long), room for the footer. */
+  textile: { bandHeight: 62, nameSize: 13, labelWidth: 150, labelMaxLines: 2, valueMaxLines: 6, bottom: 96 },
   value: { size: 10, maxLines: 2 },
   mono: { size: 9, maxLines: 4 },
   url: { size: 9, maxLines: 3 },
@@ -80,6 +90,7 @@ export function certificateDigest(input: CertificatePdfInput): string {
     input.lang ?? DEFAULT_LANG,
     // Appended only when shown, so the certificates without it keep their digests.
     ...(input.lineage ? [[input.lineage.granularity, input.lineage.model ?? null, input.lineage.batch ?? null, input.lineage.lot ?? null]] : []),
+    ...(input.textile ? [["textile", input.textile, (input.stageAttestations ?? []).map((a) => a?.confirmed_at ?? null)]] : []),
   ];
   return createHash("sha256").update(JSON.stringify(shown)).digest("base64url");
 }
@@ -107,6 +118,7 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   top = drawChainSection(painter, input, top, t);
   drawVerification(painter, input, top, t);
   drawFooter(painter, input, t);
+  if (input.textile) drawTextilePages(pdf, painter, input, input.textile, brandColor, lang);
 
   return pdf.save();
 }
@@ -122,7 +134,8 @@ type BengaliFonts = { pdf: PDFDocument; faces: Record<FontName, { font: PDFFont;
  * name in Bengali on an English certificate). Latin text keeps the standard fonts.
  */
 async function bengaliFonts(pdf: PDFDocument, input: CertificatePdfInput, lang: Lang): Promise<BengaliFonts | undefined> {
-  if (lang !== "bn" && !hasBengali(`${input.brand.name} ${input.product.name} ${input.product.category}`)) return undefined;
+  const shown = `${input.brand.name} ${input.product.name} ${input.product.category} ${input.textile ? JSON.stringify(input.textile) : ""}`;
+  if (lang !== "bn" && !hasBengali(shown)) return undefined;
   pdf.registerFontkit(fontkit);
   const [regularFace, boldFace] = await Promise.all([bengaliFace(400), bengaliFace(700)]);
   const regular = { font: await embedBengali(pdf, regularFace, "NotoSansBengali-Regular"), face: regularFace };
@@ -180,7 +193,8 @@ function drawProductSection(painter: Painter, input: CertificatePdfInput, sectio
     { label: t.pdfUid, value: input.uid, mono: true },
     { label: t.pdfIssuedUtc, value: formatIssuedAt(input.issuedAt) },
   ];
-  if (input.carbon) rows.push({ label: t.carbonFootprint, value: formatCarbon(input.carbon, t) });
+  // A textile passport's own figure is printed with its method on its textile page, and not beside a second one here.
+  if (input.carbon && !input.textile?.carbon) rows.push({ label: t.carbonFootprint, value: formatCarbon(input.carbon, t) });
   if (input.lineage) rows.push({ label: t.pdfCovers, value: t.pdfLineage(input.lineage.granularity, input.lineage) });
   for (const row of rows) top = painter.row(row, top, rowsWidth);
 
@@ -234,7 +248,189 @@ function drawFooter(painter: Painter, input: CertificatePdfInput, t: Messages): 
   painter.lines(lines, { x: margin, top, font: "regular", size: footer.size, color: LAYOUT.color.muted });
 }
 
+/** One titled list of the textile pages: rows of a label and its value. */
+type TextileSection = { heading: string; rows: Row[] };
+
+/**
+ * The textile section in words, list by list: made where (stage by stage, in processing order), materials with
+ * their recycled content, substances of concern, durability, care as words with their ISO 3758 codes, repair, end of
+ * life, product details and the carbon figure with its method (never a seal: Directive (EU) 2024/825).
+ */
+export function textileSections(textile: TextileData, attestations: readonly StageAttestation[], lang: Lang): TextileSection[] {
+  const t = messagesFor(lang);
+  const place = (code: string) => `${countryName(code, lang)} (${code})`;
+  const join = (parts: Array<string | null | undefined | false>) => parts.filter(Boolean).join(" · ");
+  const sections: TextileSection[] = [];
+  const stages = stagesInOrder(textile.stages ?? []);
+  if (stages.length > 0) {
+    sections.push({
+      heading: t.madeWhere,
+      rows: stages.map(({ stage, index }) => {
+        const attestation = attestations[index] ?? null;
+        const { facility } = stage;
+        return {
+          label: t.textileStages[stage.stage],
+          value: join([
+            facility.name,
+            place(facility.country),
+            facility.id && `${t.facilityIdSchemes[facility.id.scheme]} ${facility.id.value}`,
+            t.stageDates(stage.started ?? null, stage.completed ?? null),
+            // The PDF's fonts draw no check mark; the words say it.
+            attestation ? t.confirmedByFacility(attestation.confirmed_at.slice(0, 10)).replace(/^✓ /, "") : t.declaredByBrand,
+          ]),
+        };
+      }),
+    });
+  }
+  const materials = textile.materials ?? [];
+  if (materials.length > 0) {
+    const recycled = recycledPercentOfWeight(materials);
+    sections.push({
+      heading: t.materials,
+      rows: [
+        ...materials.map((m) => ({
+          label: fibreName(m.fibre, lang),
+          value: join([
+            `${m.mass_percent}%`,
+            m.origin_country && `${t.materialOrigin} ${place(m.origin_country)}`,
+            (m.recycled_percent ?? 0) > 0 && t.recycledShare(m.recycled_percent!, m.recycled_origin ? t.recycledOrigins[m.recycled_origin] : null),
+            m.certification && `${m.certification.code} ${t.certificationNumber(m.certification.number)}`,
+          ]),
+        })),
+        ...(recycled ? [{ label: "", value: t.recycledTotal(recycled) }] : []),
+      ],
+    });
+  }
+  const substances = textile.substances_of_concern ?? [];
+  if (substances.length > 0) {
+    sections.push({
+      heading: t.substancesOfConcern,
+      rows: substances.map((s) => ({
+        label: s.name,
+        value: join([
+          t.substanceIds(s.cas ?? null, s.ec ?? null),
+          t.concentration(s.concentration_percent),
+          `${t.whereInProduct}: ${s.location}`,
+          s.safe_use && `${t.safeUse}: ${s.safe_use}`,
+        ]),
+      })),
+    });
+  }
+  const durability = textile.durability ?? [];
+  if (durability.length > 0) {
+    sections.push({
+      heading: t.durability,
+      rows: durability.map((d) => ({
+        label: t.durabilityProperties[d.property],
+        value: join([d.result, t.testedTo(d.standard), d.class && t.durabilityClass(d.class)]),
+      })),
+    });
+  }
+  const care = textile.care;
+  if (care && (care.symbols.length > 0 || care.text)) {
+    sections.push({
+      heading: t.careInstructions,
+      rows: [
+        ...care.symbols.map((code) => ({ label: "", value: `${t.careSymbols[code]} [ISO 3758: ${code}]` })),
+        ...(care.text ? [{ label: "", value: care.text }] : []),
+      ],
+    });
+  }
+  const repair = textile.repair;
+  if (repair && (repair.instructions || repair.spare_parts?.length || repair.service_url)) {
+    sections.push({
+      heading: t.repair,
+      rows: [
+        ...(repair.instructions ? [{ label: "", value: repair.instructions }] : []),
+        ...(repair.spare_parts?.length ? [{ label: t.spareParts, value: repair.spare_parts.join(", ") }] : []),
+        ...(repair.service_url ? [{ label: t.repairService, value: repair.service_url, url: true }] : []),
+      ],
+    });
+  }
+  const end = textile.end_of_life;
+  if (end && (end.recyclability || end.take_back || end.take_back_url)) {
+    sections.push({
+      heading: t.endOfLife,
+      rows: [
+        ...(end.recyclability ? [{ label: t.recyclability, value: end.recyclability }] : []),
+        ...(end.take_back ? [{ label: t.takeBack, value: end.take_back }] : []),
+        ...(end.take_back_url ? [{ label: t.takeBackLink, value: end.take_back_url, url: true }] : []),
+      ],
+    });
+  }
+  const code = textile.commodity_code;
+  const codes = code ? t.commodityCodes(code.hs6 ?? null, code.cn8 ?? null) : "";
+  if (textile.production_date || codes) {
+    sections.push({
+      heading: t.productDetails,
+      rows: [
+        ...(textile.production_date ? [{ label: t.productionDate, value: textile.production_date }] : []),
+        ...(codes ? [{ label: t.commodityCode, value: codes }] : []),
+      ],
+    });
+  }
+  if (textile.carbon) {
+    const { carbon } = textile;
+    sections.push({
+      heading: t.carbonFootprint,
+      rows: [
+        { label: "", value: `${carbon.kg_co2e.toFixed(2)} kg CO2e` },
+        { label: t.carbonMethod, value: carbon.method === "pef_study" ? t.carbonFromPefStudy(carbon.study_reference ?? "") : t.carbonOurEstimate },
+      ],
+    });
+  }
+  return sections;
+}
+
+/**
+ * The textile pages: a thin band with the brand, the title, product and UID, then the lists; a list that does not
+ * fit goes on to a new page, row by row. Every page keeps the certificate's footer.
+ */
+function drawTextilePages(pdf: PDFDocument, first: Painter, input: CertificatePdfInput, textile: TextileData, brandColor: RGB, lang: Lang): void {
+  const t = messagesFor(lang);
+  const { page, margin, textile: layout } = LAYOUT;
+  const options = { labelWidth: layout.labelWidth, labelMaxLines: layout.labelMaxLines, maxLines: layout.valueMaxLines };
+  let painter = first;
+  let top = 0;
+  const newPage = (continued: boolean) => {
+    painter = first.onPage(pdf.addPage([page.width, page.height]));
+    painter.page.drawRectangle({ x: 0, y: page.height - layout.bandHeight, width: page.width, height: layout.bandHeight, color: brandColor });
+    // The brand name's cap height centred in the band, as on the first page.
+    const baseline = page.height - layout.bandHeight + (layout.bandHeight - layout.nameSize * LAYOUT.capHeight) / 2;
+    painter.paragraph(input.brand.name, {
+      x: margin, top: baseline + layout.nameSize, width: CONTENT_WIDTH, font: "bold", size: layout.nameSize, maxLines: 1, color: contrastingText(brandColor),
+    });
+    top = page.height - layout.bandHeight - 20;
+    top = painter.paragraph(continued ? t.pdfTextileContinued(input.uid) : t.pdfTextile, {
+      x: margin, top, width: CONTENT_WIDTH, font: "bold", size: continued ? 11 : LAYOUT.title.size, maxLines: 1,
+    });
+    if (!continued) {
+      top = painter.paragraph(`${input.product.name} · ${input.uid}`, {
+        x: margin, top: top - 4, width: CONTENT_WIDTH, font: "regular", size: 10, maxLines: 2, color: LAYOUT.color.muted,
+      });
+    }
+    top -= LAYOUT.accentRule.gapBefore;
+    painter.page.drawRectangle({ x: margin, y: top - LAYOUT.accentRule.thickness, width: CONTENT_WIDTH, height: LAYOUT.accentRule.thickness, color: brandColor });
+    // A list continued from the page before starts below the rule, as a heading would.
+    top -= LAYOUT.accentRule.thickness + (continued ? LAYOUT.section.gapAfter : 0);
+    drawFooter(painter, input, t);
+  };
+  newPage(false);
+  const headingHeight = LAYOUT.section.gapBefore + LAYOUT.section.headingSize * LAYOUT.lineHeight + LAYOUT.section.gapAfter;
+  for (const section of textileSections(textile, input.stageAttestations ?? [], lang)) {
+    // A heading never ends a page: it moves on with its first row.
+    if (top - headingHeight - painter.rowHeight(section.rows[0]!, CONTENT_WIDTH, options) < layout.bottom) newPage(true);
+    top = painter.sectionHeading(section.heading, top, CONTENT_WIDTH);
+    for (const row of section.rows) {
+      if (top - painter.rowHeight(row, CONTENT_WIDTH, options) < layout.bottom) newPage(true);
+      top = painter.row(row, top, CONTENT_WIDTH, options);
+    }
+  }
+}
+
 type Row = { label: string; value: string; mono?: boolean; url?: boolean };
+/** A row's column and line limits where they differ from the first page's (the textile pages). */
+type RowOptions = { labelWidth?: number; labelMaxLines?: number; maxLines?: number };
 type TextOptions = { x: number; top: number; font: FontName; size: number; color?: RGB };
 
 /** Draws text top-down: each call takes the top of its box and returns the top of the space left below it. */
@@ -256,25 +452,42 @@ class Painter {
     return top - section.gapAfter;
   }
 
+  /** The same text, fonts and Bengali faces on another page of the document. */
+  onPage(page: PDFPage): Painter {
+    return new Painter(page, this.fonts, this.bengali);
+  }
+
   /** A label in the left column and its value, wrapped, to its right. */
-  row(row: Row, top: number, width: number): number {
+  row(row: Row, top: number, width: number, options: RowOptions = {}): number {
+    const { row: layout } = LAYOUT;
+    const { style, labelWidth, labelLines, valueLines } = this.rowLines(row, width, options);
+    // Labels share the value's first baseline, so a smaller label sits level with it.
+    const labelTop = top - (style.size - layout.labelSize);
+    const labelBottom = this.lines(labelLines, { x: LAYOUT.margin, top: labelTop, font: "bold", size: layout.labelSize, color: LAYOUT.color.muted });
+    const valueBottom = this.lines(valueLines, { x: LAYOUT.margin + labelWidth, top, ...style });
+    return Math.min(valueBottom, labelBottom) - layout.gap;
+  }
+
+  /** The height `row` takes, without drawing it. */
+  rowHeight(row: Row, width: number, options: RowOptions = {}): number {
+    const { style, labelLines, valueLines } = this.rowLines(row, width, options);
+    const label = labelLines.length * LAYOUT.row.labelSize * LAYOUT.lineHeight + (style.size - LAYOUT.row.labelSize);
+    return Math.max(valueLines.length * style.size * LAYOUT.lineHeight, label) + LAYOUT.row.gap;
+  }
+
+  private rowLines(row: Row, width: number, options: RowOptions) {
     const { row: layout, value, mono, url } = LAYOUT;
     const style = row.mono
       ? { font: "mono" as const, size: mono.size, maxLines: mono.maxLines }
       : row.url
         ? { font: "regular" as const, size: url.size, maxLines: url.maxLines }
-        : { font: "regular" as const, size: value.size, maxLines: value.maxLines };
-    // Labels share the value's first baseline, so a smaller label sits level with it.
-    const labelTop = top - (style.size - layout.labelSize);
-    this.paragraph(row.label.toUpperCase(), {
-      x: LAYOUT.margin, top: labelTop, width: layout.labelWidth - layout.gap, font: "bold", size: layout.labelSize, maxLines: 1,
-      color: LAYOUT.color.muted,
-    });
-    const x = LAYOUT.margin + layout.labelWidth;
-    let lines = this.wrap(row.value, style.font, style.size, width - layout.labelWidth, style.maxLines);
+        : { font: "regular" as const, size: value.size, maxLines: options.maxLines ?? value.maxLines };
+    const labelWidth = options.labelWidth ?? layout.labelWidth;
+    const labelLines = row.label ? this.wrap(row.label.toUpperCase(), "bold", layout.labelSize, labelWidth - layout.gap, options.labelMaxLines ?? 1) : [];
+    let valueLines = this.wrap(row.value, style.font, style.size, width - labelWidth, style.maxLines);
     // A line break consumes the space it replaces, so only values without spaces can be re-cut.
-    if (row.mono && !/\s/.test(row.value)) lines = evenly(lines);
-    return this.lines(lines, { x, top, ...style }) - layout.gap;
+    if (row.mono && !/\s/.test(row.value)) valueLines = evenly(valueLines);
+    return { style, labelWidth, labelLines, valueLines };
   }
 
   paragraph(text: string, options: TextOptions & { width: number; maxLines: number }): number {

@@ -47,6 +47,7 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
     ...lineageLine(product),
+    ...textilePart(product),
   };
 }
 
@@ -62,4 +63,10 @@ function lineageLine(product: ProductRow): Pick<CertificatePdfInput, "lineage"> 
       ...(identity.granularity === "batch" ? { lot: product.lot } : {}),
     },
   };
+}
+
+/** The anchored textile section (content version 4), printed on the certificate's textile pages. */
+function textilePart(product: ProductRow): Pick<CertificatePdfInput, "textile"> {
+  const { textile } = passportContentFor(product);
+  return textile ? { textile } : {};
 }

@@ -3,6 +3,7 @@
 import type { PaymentMethod } from "../plans/catalogue";
 import type { CarbonRating } from "../products/carbon";
 import type { TapVerdict } from "../tags/verdicts";
+import type { CARE_SYMBOLS, DURABILITY_PROPERTIES, TEXTILE_STAGES } from "../passports/textile";
 import { html, type SafeHtml } from "../pages/html";
 
 /** The pieces of the certificate page's "verify yourself" steps that are markup, not words. */
@@ -11,6 +12,9 @@ export type VerifyStepParts = { dppLink: SafeHtml; uid: string; tokenId: SafeHtm
 type Words = { headline: string; detail: string };
 const possessive = (name: string) => `${name}'s`;
 const sentenceEnd = (name: string) => `${name}${name.endsWith(".") ? "" : "."}`;
+type TextileStage = (typeof TEXTILE_STAGES)[number];
+type CareSymbol = (typeof CARE_SYMBOLS)[number];
+type DurabilityProperty = (typeof DURABILITY_PROPERTIES)[number];
 
 export const EN = {
   language: "Language",
@@ -71,6 +75,107 @@ export const EN = {
     retail_ready: "Retail ready",
   } as Record<string, string>,
   careInstructions: "Care instructions",
+  // The textile section (issue 26), on the scan page and the certificate PDF
+  madeWhere: "Made where",
+  textileStages: {
+    recycling: "Recycling",
+    fibre: "Fibre",
+    spinning: "Spinning",
+    weaving_knitting: "Weaving or knitting",
+    dyeing_printing_finishing: "Dyeing, printing and finishing",
+    making_up: "Making up (cutting and sewing)",
+  } as Record<TextileStage, string>,
+  stageDates: (started: string | null, completed: string | null) =>
+    started && completed ? `${started} to ${completed}` : started ? `started ${started}` : completed ? `completed ${completed}` : "",
+  confirmedByFacility: (date: string | null) => (date ? `✓ Confirmed by the facility on ${date}` : "✓ Confirmed by the facility"),
+  facilityIdSchemes: { gln: "GLN", osh: "Open Supply Hub", registry: "Registry id" } as Record<"gln" | "osh" | "registry", string>,
+  materials: "Materials",
+  materialOrigin: "origin",
+  recycledShare: (percent: number, origin: string | null) => `${percent}% recycled${origin ? ` (${origin})` : ""}`,
+  recycledOrigins: { pre_consumer: "pre-consumer", post_consumer: "post-consumer" } as Record<"pre_consumer" | "post_consumer", string>,
+  recycledTotal: (percent: string) => `Recycled content: ${percent}% of the weight`,
+  substancesOfConcern: "Substances of concern",
+  substanceIds: (cas: string | null, ec: string | null) => [cas ? `CAS ${cas}` : "", ec ? `EC ${ec}` : ""].filter(Boolean).join(" · "),
+  concentration: (percent: number) => `${percent}% by weight`,
+  concentrationLabel: "Concentration",
+  whereInProduct: "Where",
+  safeUse: "Safe use",
+  durability: "Durability",
+  durabilityProperties: {
+    pilling: "Pilling",
+    abrasion: "Abrasion",
+    dimensional_change: "Dimensional change",
+    colour_fastness_washing: "Colour fastness to washing",
+    colour_fastness_rubbing: "Colour fastness to rubbing",
+    colour_fastness_light: "Colour fastness to light",
+    colour_fastness_perspiration: "Colour fastness to perspiration",
+    tensile_strength: "Tensile strength",
+    tear_strength: "Tear strength",
+    seam_slippage: "Seam slippage",
+    appearance_after_washing: "Appearance after washing",
+  } as Record<DurabilityProperty, string>,
+  testedTo: (standard: string) => `tested to ${standard}`,
+  durabilityClass: (value: string) => `class ${value}`,
+  careSymbols: {
+    wash_95: "Wash at 95 °C",
+    wash_70: "Wash at 70 °C",
+    wash_60: "Wash at 60 °C",
+    wash_60_mild: "Wash at 60 °C, mild",
+    wash_50: "Wash at 50 °C",
+    wash_50_mild: "Wash at 50 °C, mild",
+    wash_40: "Wash at 40 °C",
+    wash_40_mild: "Wash at 40 °C, mild",
+    wash_40_very_mild: "Wash at 40 °C, very mild",
+    wash_30: "Wash at 30 °C",
+    wash_30_mild: "Wash at 30 °C, mild",
+    wash_30_very_mild: "Wash at 30 °C, very mild",
+    hand_wash: "Hand wash",
+    do_not_wash: "Do not wash",
+    bleach_any: "Any bleach",
+    bleach_oxygen_only: "Oxygen bleach only",
+    do_not_bleach: "Do not bleach",
+    tumble_dry_normal: "Tumble dry, normal heat",
+    tumble_dry_low: "Tumble dry, low heat",
+    do_not_tumble_dry: "Do not tumble dry",
+    line_dry: "Line dry",
+    line_dry_shade: "Line dry in the shade",
+    drip_line_dry: "Drip line dry",
+    drip_line_dry_shade: "Drip line dry in the shade",
+    dry_flat: "Dry flat",
+    dry_flat_shade: "Dry flat in the shade",
+    drip_dry_flat: "Drip dry flat",
+    drip_dry_flat_shade: "Drip dry flat in the shade",
+    iron_high: "Iron, high heat (200 °C)",
+    iron_medium: "Iron, medium heat (150 °C)",
+    iron_low: "Iron, low heat (110 °C), no steam",
+    do_not_iron: "Do not iron",
+    dry_clean_p: "Dry clean (P)",
+    dry_clean_p_mild: "Dry clean (P), mild",
+    dry_clean_f: "Dry clean, hydrocarbon only (F)",
+    dry_clean_f_mild: "Dry clean, hydrocarbon only (F), mild",
+    do_not_dry_clean: "Do not dry clean",
+    wet_clean: "Professional wet clean",
+    wet_clean_mild: "Professional wet clean, mild",
+    wet_clean_very_mild: "Professional wet clean, very mild",
+    do_not_wet_clean: "Do not wet clean",
+  } as Record<CareSymbol, string>,
+  careSymbolsLabel: "Care symbols (ISO 3758)",
+  repair: "Repair",
+  spareParts: "Spare parts",
+  repairService: "Repair service",
+  endOfLife: "End of life",
+  recyclability: "Recyclability",
+  takeBack: "Take-back",
+  takeBackLink: "Where to return it",
+  productPhotos: "Product photos",
+  productPhotoAlt: (name: string, n: number, total: number) => `${name}, photo ${n} of ${total}`,
+  productDetails: "Product details",
+  productionDate: "Production date",
+  commodityCode: "Commodity code",
+  commodityCodes: (hs6: string | null, cn8: string | null) => [hs6 ? `HS ${hs6}` : "", cn8 ? `CN ${cn8}` : ""].filter(Boolean).join(" · "),
+  carbonFromPefStudy: (reference: string) => `From the brand's PEF study ${reference}`,
+  carbonOurEstimate: "Our estimate, from the product's category and fabric: not a certified label.",
+  carbonMethod: "Method",
   // Model, batch and item passports (issue 25)
   lineage: "Model and batch",
   model: "Model",
@@ -287,6 +392,8 @@ export const EN = {
   pdfHowToVerify: "How to verify",
   pdfCarbon: (kg: string, rating: string) => `${kg}, rating ${rating}`,
   pdfCovers: "Covers",
+  pdfTextile: "Textile passport",
+  pdfTextileContinued: (uid: string) => `Textile passport of ${uid} (continued)`,
   pdfLineage: (granularity: "model" | "batch" | "item", links: { model?: string; batch?: string; lot?: string | null }) =>
     [
       granularity === "model" ? "Every item of this style (model passport)" : granularity === "batch" ? `Every item of ${links.lot ? `lot ${links.lot}` : "this lot"} (batch passport)` : "This item",

@@ -2,6 +2,7 @@
 import { DEFAULT_LANG, formatDateTime, type Lang } from "../i18n/languages";
 import { messagesFor } from "../i18n/messages";
 import { careText, categoryName, fibreName } from "../i18n/product-words";
+import type { StageAttestation } from "../i18n/textile-words";
 import type { PublicRecord } from "../passports/public-record";
 import { shopperWords, type TagChip, type TapVerdict } from "../tags/verdicts";
 import { formatKg, ratingOf } from "./carbon";
@@ -9,6 +10,10 @@ import { html, type SafeHtml } from "./html";
 import { brandHeader, dppFooter, openGraph, renderPage, type PageBrand, type RenderedPage } from "./layout";
 import { machineReadableCard, machineReadableHead, type MachineLinks } from "./machine-readable";
 import { ORDERS_SCRIPT_PATH, PURCHASE_CSS, purchaseSection, type PurchaseOffer } from "./purchase";
+import {
+  careSymbolsCard, durabilityCard, endOfLifeCard, madeWhereCard, materialsCard, productDetailsCard, repairCard, substancesCard,
+  TEXTILE_CSS, textileCarbonCard, textilePhotos, type InheritedMark,
+} from "./textile-sections";
 
 /** "fibre_sourced" → "Fibre sourced" (or its Bengali name); a stage the catalogue lacks is spelled out. */
 export function stageName(stage: string, lang: Lang = DEFAULT_LANG): string {
@@ -178,6 +183,15 @@ function careCard(record: PublicRecord, lang: Lang): SafeHtml {
   return html`<section class="card"><h2>${messagesFor(lang).careInstructions}${inheritedMark(record, ["care_instructions"], lang)}</h2><p>${care}</p></section>`;
 }
 
+/**
+ * The facilities' confirmations of the textile stages, by stage index: the record's `textile_stages` (outside the
+ * anchored content) where it carries them; none before per-stage confirmation reached the record.
+ */
+function stageAttestations(record: PublicRecord): StageAttestation[] {
+  const { textile_stages: stages } = record as { textile_stages?: Array<{ confirmation: { confirmed_at: string; explorer_url: string } | null }> };
+  return (stages ?? []).map((stage) => stage.confirmation);
+}
+
 /** Only http(s) links reach an href: a stored evidence URL is checked at registration, this keeps it that way. */
 export function safeLink(url: string): string {
   return /^https?:\/\//i.test(url) ? url : "#";
@@ -232,20 +246,27 @@ export function scanPage(input: {
   const certified = record.blockchain.verified;
   const title = `${name} · ${brand.name}`;
   const pdfUrl = input.pdfUrl && lang !== DEFAULT_LANG ? `${input.pdfUrl}?lang=${lang}` : input.pdfUrl;
+  // Version 4 passports: the textile section's cards take the place of the fibre, care and carbon cards they extend.
+  const textile = record.content.textile;
+  const mark: InheritedMark = (fields) => inheritedMark(record, fields, lang);
   const body = html`${brandHeader(brand, { lang })}
 <main>
 ${input.tap ? tapCard(input.tap, brand.name, lang) : ""}
 ${passportWarnings(record, lang)}
 <section class="card"><p class="eyebrow category">${categoryName(product.category, lang)}</p><h1>${name}</h1>${verificationBadge(record, lang)}
 ${description ? html`<p>${description}${inheritedMark(record, ["product.description"], lang)}</p>` : ""}</section>
+${textile ? textilePhotos(textile, name, lang) : ""}
 ${lineageCard(record, lang)}
 ${input.purchase ? purchaseSection(input.purchase, lang) : ""}
-${carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang, inheritedMark(record, ["carbon"], lang))}
-${fibreCard(record, lang)}
+${textile?.carbon ? textileCarbonCard(textile.carbon, lang, mark) : carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang, inheritedMark(record, ["carbon"], lang))}
+${textile ? madeWhereCard(textile, stageAttestations(record), lang, mark) : ""}
+${textile?.materials?.length ? materialsCard(textile, lang, mark) : fibreCard(record, lang)}
+${textile ? html`${substancesCard(textile, lang, mark)}${durabilityCard(textile, lang, mark)}` : ""}
+${textile?.care?.symbols.length ? careSymbolsCard(textile, careText(record.content, lang).trim(), lang, mark) : careCard(record, lang)}
+${textile ? html`${repairCard(textile, lang, mark)}${endOfLifeCard(textile, lang, mark)}${productDetailsCard(textile, lang, mark)}` : ""}
 ${certificationsCard(record, lang)}
 ${manufacturerCard(record, lang)}
 ${timelineCard(record, lang)}
-${careCard(record, lang)}
 <section class="card"><h2>${t.certificate}</h2>
 <a class="button" href="/dpp-certificate/${encodeURIComponent(record.uid)}">${certified ? t.viewCertificate : t.certificateStatus}</a>${
     pdfUrl ? html`<a class="button plain" href="${pdfUrl}">${t.downloadPdf}</a>` : ""
@@ -254,7 +275,8 @@ ${careCard(record, lang)}
 ${input.machine ? machineReadableCard(input.machine, lang) : ""}
 </main>
 ${dppFooter(brand, lang)}`;
-  const extraCss = (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "") + (showsLineage(record) ? LINEAGE_CSS : "");
+  const extraCss =
+    (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "") + (showsLineage(record) || textile ? LINEAGE_CSS : "") + (textile ? TEXTILE_CSS : "");
   const letter = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
   return renderPage({
     title,
