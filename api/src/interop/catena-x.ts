@@ -282,7 +282,7 @@ function fibreMaterials(content: CredentialInput["record"]["content"], textile: 
     ? textile.materials.map((m) => ({ fibre: m.fibre, percent: m.mass_percent, origin: m.origin_country, recycled: m.recycled_percent, certification: m.certification, recycledOrigin: m.recycled_origin }))
     : content.fiber_composition.map((share) => ({ fibre: share.fiber, percent: share.percent, origin: undefined, recycled: undefined, certification: undefined, recycledOrigin: undefined }));
   return fibres.map((m, index) => ({
-    recycled: m.recycled ?? placeholder(`${MATERIALS}/${index}/recycled`, 0),
+    recycled: m.recycled ?? placeholder(`${MATERIALS}/${index}/recycled`, 0, textile.materials?.length ? "the material states no recycled_percent (0 for virgin fibre)" : undefined),
     materialIdentifications: [],
     materialDocuments: [
       ...(m.certification ? [{ header: `${m.certification.code} certificate`, contentType: "text/plain", content: `${m.certification.code} certificate ${m.certification.number}, declared by the brand` }] : []),
