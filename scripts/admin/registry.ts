@@ -11,7 +11,6 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./brand-users"),
   () => import("./tags"),
   () => import("./factories"),
-  () => import("./access"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

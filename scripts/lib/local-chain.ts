@@ -15,6 +15,8 @@ export async function resetForNewLocalChain(db: Knex, deployment: Deployment, vi
     await trx("app.passports").del();
     // And their later versions: anchored on the old chain, they would read back as versions of the new mint.
     await trx("app.product_versions").del();
+    // And facilities' confirmations of their stages: their events were on the old chain.
+    await trx("app.stage_confirmations").del();
     // So are the shared wallet's transactions: the new chain's nonces start again at 0.
     await trx("app.chain_reorgs").del();
     await trx("app.chain_transactions").del();

@@ -1,13 +1,13 @@
 // Demo data for local mode: a brand with an API key, an admin and a factory operator, the factory registry and a
 // few products, some of them minted, each minted one with an NTAG 424 DNA tag, a model, a batch and an item passport
-// of one garment (the EN 18222 replay in demo.json), and (under `npm start`) payment methods set up against the local
-// gateway servers. Rows are created once, through the same services the API and the admin
+// of one garment with a full textile section whose Bangladeshi stages their factories confirmed (the EN 18222 replay
+// in demo.json), and (under `npm start`) payment methods set up against the local gateway servers. Rows are created once, through the same services the API and the admin
 // CLI use (so the demo data is what they would make); chain state is re-created on every new local chain.
 import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { hexlify, toUtf8Bytes } from "ethers";
+import { hexlify, toUtf8Bytes, type ContractTransactionResponse } from "ethers";
 import { createOperator, operatorExists, setOperatorPassword } from "../../api/src/auth/operators";
 import { getStoredBranding, setBranding } from "../../api/src/brands/branding";
 import { createBrand, ensureKey, getBrand, issueKey, productDefaults, setProductDefaults, type BrandRecord } from "../../api/src/brands/service";
@@ -17,6 +17,11 @@ import type { SharedWallet } from "../../api/src/chain/signer";
 import type { Knex } from "../../api/src/db/knex";
 import { NotFoundError } from "../../api/src/errors";
 import { saveFactoryProfile } from "../../api/src/factories/service";
+import { facilityIdsOf, setFacilityIds } from "../../api/src/factories/facility-ids";
+import { confirmTextileStage } from "../../api/src/factories/stage-confirmation";
+import { economicOperatorOf, setEconomicOperatorId } from "../../api/src/brands/economic-operator";
+import { estimateCarbon } from "../../api/src/products/carbon";
+import type { TextileData, TextileStage } from "../../api/src/passports/textile";
 import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type FiberShare, type Granularity } from "../../api/src/passports/content";
 import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
 import { findProductByUid, type ProductRow } from "../../api/src/products/products.repo";
@@ -133,6 +138,72 @@ const DEMO_PRODUCTS: DemoProduct[] = [
 const DEMO_STAGES = [1, 3, 4, 6, 8, 9];
 
 /**
+ * The demo brand's EORI (ESPR's economic operator id in the EN 18223 header): the format of one a member state issues
+ * to a non-EU brand importing there; invented. And the demo factory's GLN (GS1's example prefix 952, check digit valid).
+ */
+const DEMO_EORI = "DE123456789012345";
+const DEMO_FACTORY_GLN = "9520123000011";
+/** The dyeing house's Open Supply Hub id (invented, in OS Hub's format), by which the garment's stage names it. */
+const DYEHOUSE = { factory_id: 1003, os_id: "BD2021143FKN7Q2" };
+
+/**
+ * The garment's textile section: a chain from recycled PET fibre in Taiwan and organic cotton and spinning in India to
+ * knitting, dyeing and making-up in Bangladesh by registry factories (named by registry id, OS Hub id and GLN), 40 %
+ * recycled polyester from post-consumer bottles, one substance of concern, durability tested to named standards.
+ */
+const GARMENT_TEXTILE = {
+  production_date: "2026-10-28",
+  commodity_code: { hs6: "610910", cn8: "61091000" },
+  stages: [
+    { stage: "fibre", facility: { name: "Changhua Recycled Polyester Fibre Co., Ltd.", country: "TW", id: { scheme: "osh", value: "TW2023118QF4M2C" } }, started: "2026-06-02", completed: "2026-06-20" },
+    { stage: "fibre", facility: { name: "Madhya Organic Cotton Ginning Co-op", country: "IN" }, started: "2026-05-10", completed: "2026-05-28" },
+    { stage: "spinning", facility: { name: "Naroda Denim & Yarn Mills Pvt. Ltd.", country: "IN", id: { scheme: "registry", value: "1012" } }, started: "2026-07-06", completed: "2026-08-14" },
+    { stage: "weaving_knitting", facility: { name: "Jirabo Knitfab Ltd.", country: "BD", id: { scheme: "registry", value: "1006" } }, started: "2026-09-07", completed: "2026-09-18" },
+    { stage: "dyeing_printing_finishing", facility: { name: "Fatullah Knit Composite Ltd.", country: "BD", id: { scheme: "osh", value: DYEHOUSE.os_id } }, started: "2026-09-21", completed: "2026-10-02" },
+    { stage: "making_up", facility: { name: "Banani Loomcraft Apparels Ltd.", country: "BD", id: { scheme: "gln", value: DEMO_FACTORY_GLN } }, started: "2026-10-06", completed: "2026-10-28" },
+  ],
+  materials: [
+    { fibre: "cotton", mass_percent: 60, origin_country: "IN", certification: { code: "GOTS", number: "CU-GOTS-870412" } },
+    { fibre: "polyester", mass_percent: 40, origin_country: "TW", recycled_percent: 100, recycled_origin: "post_consumer", certification: { code: "GRS", number: "CU-GRS-1042587" } },
+  ],
+  substances_of_concern: [
+    {
+      name: "Antimony trioxide",
+      cas: "1309-64-4",
+      ec: "215-175-0",
+      concentration_percent: 0.018,
+      location: "Recycled polyester fibres (catalyst residue from PET production)",
+      safe_use: "Bound in the fibre: no exposure in normal wear or washing. Do not incinerate at home.",
+    },
+  ],
+  durability: [
+    { property: "pilling", standard: "ISO 12945-2:2020", result: "Grade 4 after 2,000 rubs (Martindale)", class: "4" },
+    { property: "dimensional_change", standard: "ISO 6330:2021 / ISO 5077:2007", result: "Length -2.5 %, width -1.5 % after 3 washes at 40 °C" },
+    { property: "colour_fastness_washing", standard: "ISO 105-C06:2010 (A2S)", result: "Change in colour 4-5, staining 4", class: "4-5" },
+  ],
+  care: { symbols: ["wash_30", "do_not_bleach", "do_not_tumble_dry", "iron_low", "do_not_dry_clean"], text: "Machine wash at 30 °C inside out, do not bleach or tumble dry, iron low, do not dry clean." },
+  repair: {
+    instructions: "A loose button or an open seam can be mended at any Demo Apparel store, free for two years.",
+    spare_parts: ["Placket buttons (3), sewn inside the side seam"],
+    service_url: "https://demo-apparel.example/repair",
+  },
+  end_of_life: {
+    recyclability: "Cotton and polyester blend: recyclable fibre to fibre by chemical separation; else mechanically to nonwovens. Cut out the buttons first.",
+    take_back: "Any Demo Apparel store takes back worn garments of any brand for reuse or recycling.",
+    take_back_url: "https://demo-apparel.example/take-back",
+  },
+  images: ["https://demo-apparel.example/images/organic-cotton-henley.jpg"],
+  carbon: { method: "estimate", kg_co2e: 0 },
+} satisfies TextileData;
+
+/** The Bangladeshi stages, confirmed in the seed by their factories as their operators would; spinning stays declared. */
+const CONFIRMED_STAGES: Array<{ factory_id: number; stage: TextileStage }> = [
+  { factory_id: 1006, stage: "weaving_knitting" },
+  { factory_id: DYEHOUSE.factory_id, stage: "dyeing_printing_finishing" },
+  { factory_id: 1001, stage: "making_up" },
+];
+
+/**
  * One garment at the three granularities: the model declares everything; the batch adds its lot and the item its
  * serial, and each takes the rest from above, as CreateDPP does (api/src/dpp/service.ts). Fixed UIDs keep it one
  * garment across restarts.
@@ -145,12 +216,15 @@ const GARMENT = {
     sku: "DA-HNL-060",
     name: "Organic Cotton Henley",
     category: "t-shirt",
-    fabric_type: "organic cotton",
-    description: "Long-sleeved henley in garment-dyed organic cotton jersey.",
+    fabric_type: "organic cotton blend",
+    description: "Long-sleeved henley in garment-dyed jersey of organic cotton and recycled polyester.",
     gtin: "09520123000509",
     price: 1990,
     factory_id: 1001,
-    fiber_composition: [{ fiber: "cotton", percent: 100 }],
+    fiber_composition: [
+      { fiber: "cotton", percent: 60 },
+      { fiber: "polyester", percent: 40 },
+    ],
     care_instructions: "Machine wash 30 °C, do not tumble dry.",
     country_of_manufacture: "BD",
   } satisfies CreateProductInput,
@@ -212,6 +286,14 @@ export async function seedDemo(options: {
   const metadataHashes = new Map<number, string>();
   for (const factory of factories) metadataHashes.set(factory.factory_id, await saveFactoryProfile(db, factory));
   const registered = await registerFactoriesOnChain(wallet, contracts, factories, metadataHashes, log);
+
+  // The EN 18223 header's identifiers: the brand's EORI and its factory's GLN (and the dyeing house's OS Hub id, by
+  // which the garment names it); ones an operator has set since are kept.
+  if ((await economicOperatorOf(db, brand.id)) === null) await setEconomicOperatorId(db, brand, { system: "demo seed" }, DEMO_EORI);
+  for (const [factoryId, ids] of [[factories[0]!.factory_id, { gln: DEMO_FACTORY_GLN }], [DYEHOUSE.factory_id, { osId: DYEHOUSE.os_id }]] as const) {
+    const current = await facilityIdsOf(db, factoryId);
+    if (("gln" in ids && current.gln === null) || ("osId" in ids && current.osId === null)) await setFacilityIds(db, factoryId, ids);
+  }
 
   // The garment first, so the products below are the brand's latest certified ones (its profile page lists those).
   const en18222 = await seedDemoGarment(db, wallet, contracts, demoBrand(brand), options.apiUrl ?? "http://127.0.0.1:3000");
@@ -287,9 +369,21 @@ async function seedDemoGarment(db: Knex, wallet: SharedWallet, contracts: Contra
       country_of_manufacture: input.country_of_manufacture,
       manufacturer: { factory_id: input.factory_id },
       price: input.price,
+      textile: { ...GARMENT_TEXTILE, carbon: { method: "estimate", kg_co2e: estimateCarbon(input.category, input.fabric_type).kg } },
     },
     "model",
     {},
+  );
+  // The factories confirm their stages on the model, whose stages the batch and the item take: one block for all.
+  const send = async (submit: () => Promise<ContractTransactionResponse>) => {
+    const receipt = (await (await wallet.send(submit)).wait())!;
+    return { tx_hash: receipt.hash, block_number: receipt.blockNumber };
+  };
+  const declared = new Set((passportContentFor(model).textile?.stages ?? []).map((s) => s.stage));
+  await Promise.all(
+    CONFIRMED_STAGES.filter(({ stage }) => declared.has(stage)).map(({ factory_id, stage }) =>
+      confirmTextileStage({ db, contracts, send }, { role: "operator", factory_id }, factory_id, { uid: model.uid, stage }),
+    ),
   );
   const batch = await ensure(GARMENT.batch.code, { model: model.dpp_id, product: { lot: GARMENT.batch.lot } }, "batch", { model });
   const item = await ensure(GARMENT.item.code, { batch: batch.dpp_id, product: { serial: GARMENT.item.serial } }, "item", { model, batch });

@@ -1,9 +1,11 @@
 // A factory writes only to its own passports: tags and supply-chain steps on another factory's product are refused,
 // an operator mints only products its brand attributed to it (and that mint counts against the brand's quota), and
-// a maker the brand merely declared is never shown as a verified factory. On the real seeded stack.
+// a maker the brand merely declared is never shown as a verified factory; a factory confirms only its own stage of a
+// passport's textile section. On the real seeded stack.
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes } from "ethers";
+import canonicalize from "canonicalize";
 import { createBrand } from "../../api/src/brands/service";
 import { monthlyUsage } from "../../api/src/metering/service";
 import { tokenIdOf } from "../../api/src/passports/content";
@@ -144,6 +146,138 @@ describe("factory writes: a factory acts only on its own passports", () => {
         expect(scan).to.include("Confirmed by the factory").and.include("✓ Verified factory");
         expect(await page(`/dpp-certificate/${uid}`)).to.include("Confirmed by the factory");
       }
+    });
+  });
+  describe("textile stages, each confirmed by its own facility", () => {
+    // The seed gives the operator's factory (1001) this GLN; 1012 is another registry factory.
+    const OWN_GLN = "9520123000011";
+    const STAGES = [
+      { stage: "spinning", facility: { name: "Naroda Denim & Yarn Mills", country: "IN", id: { scheme: "registry", value: "1012" } } },
+      { stage: "weaving_knitting", facility: { name: "Banani Loomcraft", country: "BD", id: { scheme: "registry", value: String(OWN_FACTORY) } }, started: "2026-09-01", completed: "2026-09-12" },
+      { stage: "dyeing_printing_finishing", facility: { name: "Banani Loomcraft dye house", country: "BD", id: { scheme: "gln", value: OWN_GLN } } },
+      { stage: "making_up", facility: { name: "An unnamed sewing unit", country: "BD" } },
+    ];
+    let client: { slug: string; key: string };
+    let uid: string;
+    let admin: string;
+
+    const confirm = (factoryId: number, body: unknown, token = operator) => post(`/api/factories/${factoryId}/stage-confirmations`, body, token);
+
+    before(async function () {
+      this.timeout(120_000);
+      const created = await createBrand(stack.api.db, { slug: "stage-confirm", name: "Stage Confirm Apparel", uidPrefix: "STC" });
+      client = { slug: created.brand.slug, key: created.key.key };
+      const res = await fetch(`${base}/api/v1/products`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${client.key}`, "X-Service-Brand": client.slug, "Content-Type": "application/json" },
+        body: JSON.stringify({ sku: "STC-1", name: "Chain tee", category: "t-shirt", price: 990, factory_id: OWN_FACTORY, textile: { stages: STAGES } }),
+      });
+      expect(res.status, await res.clone().text()).to.equal(201);
+      uid = (await json(res)).data.uid;
+      const login = await post("/api/login", { email: stack.demo.admin.email, password: stack.demo.admin.password });
+      admin = (await json(login)).token;
+    });
+
+    async function issue() {
+      const res = await fetch(`${base}/api/v1/certs/issue`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${client.key}`, "X-Service-Brand": client.slug, "Content-Type": "application/json" },
+        body: JSON.stringify({ uid }),
+      });
+      expect(res.status, await res.clone().text()).to.equal(201);
+    }
+
+    it("refuses a passport not yet on chain (409 CONFLICT)", async () => {
+      const res = await confirm(OWN_FACTORY, { uid, stage: "weaving_knitting" });
+      expect(res.status).to.equal(409);
+      expect((await json(res)).error.code).to.equal("CONFLICT");
+    });
+
+    it("confirms the factory's own stage: an event on the token, and the record shows it beside the unchanged content", async function () {
+      this.timeout(120_000);
+      await issue();
+      const before = await record(uid);
+      expect(before.textile_stages.map((s: { attribution: string }) => s.attribution)).to.deep.equal(Array(4).fill("declared_by_brand"));
+
+      const res = await confirm(OWN_FACTORY, { uid, stage: "weaving_knitting" });
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body)).to.equal(201);
+      expect(body).to.include({ uid, stage: "weaving_knitting", index: 1, factory_id: OWN_FACTORY, confirmed_by: "factory_operator", stage_code: 3, created: true });
+
+      await waitForIndexer(stack);
+      const after = await record(uid);
+      // An attestation beside the brand's anchor: the content and its hash are as before, and still match the chain.
+      expect(after.blockchain.computed_data_hash).to.equal(before.blockchain.computed_data_hash);
+      expect(after.blockchain.data_hash_matches).to.equal(true);
+      const stage = after.textile_stages[1];
+      expect(stage).to.include({ stage: "weaving_knitting", index: 1, attribution: "confirmed_by_facility", started: "2026-09-01" });
+      expect(stage.confirmation).to.include({ factory_id: OWN_FACTORY, confirmed_by: "factory_operator", token_of: uid, tx_hash: body.tx_hash, details_hash: body.details_hash });
+      // Verifiable: the details kept off chain hash to the event's detailsHash, and name the stage exactly as declared.
+      // (The public record leaves them out when it withholds the facility they repeat: docs/access.md.)
+      const { details } = await stack.api.db("app.supply_chain_details").where({ details_hash: body.details_hash }).first("details");
+      if (stage.confirmation.details !== null) expect(stage.confirmation.details).to.deep.equal(details);
+      expect(keccak256(toUtf8Bytes(canonicalize(details)!))).to.equal(body.details_hash);
+      expect(details).to.deep.include({ factory_id: OWN_FACTORY, textile_stage: "weaving_knitting", declared: STAGES[1], content_hash: before.blockchain.computed_data_hash });
+      const event = after.supply_chain_events.find((e: { tx_hash: string }) => e.tx_hash === body.tx_hash);
+      expect(event).to.include({ factory_id: OWN_FACTORY, stage_code: 3, details_hash: body.details_hash });
+      expect(after.textile_stages[0]).to.include({ attribution: "declared_by_brand", confirmation: null });
+    });
+
+    it("answers a second confirmation with the first one (200, no new transaction)", async () => {
+      const first = (await record(uid)).textile_stages[1].confirmation;
+      const res = await confirm(OWN_FACTORY, { uid, stage: "weaving_knitting" });
+      expect(res.status).to.equal(200);
+      expect(await json(res)).to.include({ created: false, tx_hash: first.tx_hash, details_hash: first.details_hash });
+      expect(await stack.api.db("app.stage_confirmations").join("app.products as p", "p.id", "product_id").where("p.uid", uid)).to.have.length(1);
+    });
+
+    it("refuses another facility's stage, and a stage whose facility has no identifier (403, naming the facility)", async () => {
+      for (const stage of ["spinning", "making_up"]) {
+        const res = await confirm(OWN_FACTORY, { uid, stage });
+        const body = await json(res);
+        expect(res.status, stage).to.equal(403);
+        expect(body.error.code).to.equal("FORBIDDEN");
+        expect(body.error.message).to.contain(STAGES.find((s) => s.stage === stage)!.facility.name).and.contain(`not factory ${OWN_FACTORY}`);
+      }
+      // And a factory the operator does not act for, even for its own stage.
+      await expectForbidden(await confirm(1012, { uid, stage: "spinning" }));
+      // A stage the passport does not declare is not found; a stage name outside the list is a validation error.
+      expect((await confirm(OWN_FACTORY, { uid, stage: "recycling" })).status).to.equal(404);
+      expect((await confirm(OWN_FACTORY, { uid, stage: "sewing" })).status).to.equal(422);
+      expect((await record(uid)).textile_stages[0].attribution).to.equal("declared_by_brand");
+    });
+
+    it("matches a facility named by the factory's GLN", async function () {
+      this.timeout(60_000);
+      const res = await confirm(OWN_FACTORY, { uid, stage: "dyeing_printing_finishing" });
+      expect(res.status, await res.clone().text()).to.equal(201);
+      await waitForIndexer(stack);
+      expect((await record(uid)).textile_stages[2].confirmation).to.include({ factory_id: OWN_FACTORY });
+    });
+
+    it("lets an admin act for any factory, only for that factory's own stage", async function () {
+      this.timeout(60_000);
+      await expectForbidden(await confirm(OWN_FACTORY, { uid, stage: "spinning" }, admin));
+      const res = await confirm(1012, { uid, stage: "spinning" }, admin);
+      expect(res.status, await res.clone().text()).to.equal(201);
+      await waitForIndexer(stack);
+      expect((await record(uid)).textile_stages[0]).to.deep.include({ attribution: "confirmed_by_facility" });
+      expect((await record(uid)).textile_stages[0].confirmation).to.include({ factory_id: 1012, confirmed_by: "admin" });
+    });
+
+    it("shows the demo garment's Bangladeshi stages confirmed by their factories on its item, spinning declared, and a complete header", async () => {
+      const item = await stack.api.db("app.products").where({ dpp_id: stack.demo.en18222.dpp_id }).first("uid");
+      const garment = await record(item.uid);
+      const byStage = (name: string) => garment.textile_stages.filter((s: { stage: string }) => s.stage === name);
+      for (const [name, factoryId] of [["weaving_knitting", 1006], ["dyeing_printing_finishing", 1003], ["making_up", OWN_FACTORY]] as const) {
+        expect(byStage(name)[0].confirmation, name).to.include({ factory_id: factoryId, confirmed_by: "factory_operator" });
+        // Recorded on the model, whose stages the item took.
+        expect(byStage(name)[0].confirmation.token_of).to.not.equal(item.uid);
+      }
+      expect(byStage("spinning")[0]).to.include({ attribution: "declared_by_brand", confirmation: null });
+      // Its EN 18223 header names the brand's EORI and the maker's GLN.
+      const header = await json(await fetch(stack.demo.en18222.read_url));
+      expect(header).to.include({ economicOperatorId: "DE123456789012345", facilityId: `https://id.gs1.org/414/${OWN_GLN}` });
     });
   });
 });

@@ -59,6 +59,7 @@ export function sampleRecord(config: Config, brand: { slug: string; name: string
       passport_status: null,
       nfc_tag_hash: null,
     },
+    textile_stages: [],
     links: productLinks(config, uid, null),
     lineage: { granularity: "item", model: null, batch: null, inherited: [] },
   };

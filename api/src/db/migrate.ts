@@ -36,7 +36,7 @@ import * as dppHeader from "./migrations/033-dpp-header";
 import * as bulkIssuance from "./migrations/034-bulk-issuance";
 import * as listIndexes from "./migrations/035-list-indexes";
 import * as textileContent from "./migrations/036-textile-content";
-import * as accessClasses from "./migrations/039-access-classes";
+import * as stageConfirmations from "./migrations/037-stage-confirmations";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -80,7 +80,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "034-bulk-issuance": bulkIssuance,
   "035-list-indexes": listIndexes,
   "036-textile-content": textileContent,
-  "039-access-classes": accessClasses,
+  "037-stage-confirmations": stageConfirmations,
 };
 
 const source: Knex.MigrationSource<string> = {

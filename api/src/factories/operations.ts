@@ -18,7 +18,7 @@ import { recordConfirmedTagAssignment } from "../tags/service";
 export type RegisterFactoryInput = FactoryProfileInput & { verified?: boolean };
 
 /** An operator acts only for its own factory; an admin acts for any. */
-export function assertActsFor(operator: Operator, factoryId: number): void {
+export function assertActsFor(operator: Pick<Operator, "role" | "factory_id">, factoryId: number): void {
   if (operator.role === "admin") return;
   if (operator.factory_id !== factoryId) throw new ForbiddenError(`This operator cannot act for factory ${factoryId}.`);
 }

@@ -8,6 +8,7 @@ import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from 
 import { findProductByUid, type ProductRow } from "../products/products.repo";
 import { findFactories, findFactory } from "../factories/factories.repo";
 import { findParentPassports, type ParentPassportRow } from "./lineage.repo";
+import { listConfirmedStages, type ConfirmedStageRow } from "./stage-confirmations.repo";
 
 export type PublicPassport = {
   product: ProductRow;
@@ -28,6 +29,11 @@ export type PublicPassport = {
   contractAddress: string | null;
   /** The model and batch passports `content.passport` links to, as they are now (empty when it links none). */
   parents: ParentPassportRow[];
+  /**
+   * Facilities' confirmations of the textile stages, recorded on this passport or, for stages it took from its model
+   * or batch, on that passport (empty without stages).
+   */
+  stageConfirmations: ConfirmedStageRow[];
 };
 
 /**
@@ -41,12 +47,13 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
   const content = passportContentFor(product);
   const tokenId = tokenIdOf(product.uid);
   const parentIds = [content.passport?.model?.id, content.passport?.batch?.id].filter((id): id is string => id !== undefined);
-  const [indexed, indexer, events, factory, parents] = await Promise.all([
+  const [indexed, indexer, events, factory, parents, stageConfirmations] = await Promise.all([
     fromViews(() => findIndexedPassport(deps.db, schema, tokenId)).catch(() => undefined),
     state ?? indexerState(deps.db, schema).catch(() => undefined),
     fromViews(() => listSupplyChainEvents(deps.db, schema, tokenId)).catch(() => []),
     product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
     findParentPassports(deps.db, product.brand_id, parentIds),
+    content.textile?.stages?.length ? listConfirmedStages(deps.db, product.brand_id, stageSources(content)) : [],
   ]);
   // The factories of the supply chain besides the manufacturer, in one query however many there are.
   const eventFactoryIds = [...new Set(events.map((e) => e.factoryId))];
@@ -71,7 +78,18 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
     factoryNames,
     contractAddress: product.passport_contract ?? deployedPassportAddress(deps),
     parents,
+    stageConfirmations,
   };
+}
+
+/**
+ * The passports a confirmation of this one's stages may be recorded on: itself and, when it took its stages from
+ * above, its batch and its model (an item takes them from its batch, which may have taken them from the model).
+ */
+function stageSources(content: PassportContent): string[] {
+  const identity = content.passport;
+  if (!identity?.inherited?.["textile.stages"]) return [content.uid];
+  return [content.uid, identity.batch?.uid, identity.model?.uid].filter((uid): uid is string => uid !== undefined);
 }
 
 /** See PublicPassport.makerConfirmed. Steps are recorded only through a factory's operator account (or an admin). */

@@ -8,6 +8,8 @@ import { brandAddressOf, productLinks } from "../links";
 import type { PublicPassport } from "./public-passport";
 import type { Granularity, ParentRef } from "./content";
 import type { ParentPassportRow } from "./lineage.repo";
+import { dataHashOf } from "./content";
+import type { TextileStageEntry } from "./textile";
 
 export function buildPublicRecord(config: Config, passport: PublicPassport) {
   const { product, content, indexed } = passport;
@@ -68,9 +70,60 @@ export function buildPublicRecord(config: Config, passport: PublicPassport) {
       passport_status: indexed ? PASSPORT_STATUSES[indexed.status] ?? "unknown" : null,
       nfc_tag_hash: indexed?.tagHash ?? null,
     },
+    textile_stages: textileStagesOf(config, passport),
     links: productLinks(config, product.uid, brandAddressOf(product)),
     lineage: lineageOf(config, passport),
   };
+}
+
+/** A textile stage as the brand declared it, and whether its facility confirmed it. */
+export type RecordTextileStage = TextileStageEntry & {
+  index: number;
+  attribution: "confirmed_by_facility" | "declared_by_brand";
+  confirmation: StageConfirmation | null;
+};
+
+/**
+ * A facility's confirmation: the supply-chain event on `token_of` (this passport, or the model or batch it took its
+ * stages from) whose `details_hash` is keccak256 of the RFC 8785 JSON of `details`.
+ */
+export type StageConfirmation = {
+  factory_id: number;
+  confirmed_by: "factory_operator" | "admin";
+  confirmed_at: string;
+  token_of: string;
+  tx_hash: string;
+  explorer_url: string;
+  block_number: number;
+  details_hash: string;
+  details: Record<string, unknown> | null;
+};
+
+/**
+ * Outside `content` (whose hash is the brand's anchor): a confirmation is another party's statement, made after the
+ * mint. It counts only for the stage exactly as it was confirmed, so a stage the brand changed since is declared again.
+ */
+function textileStagesOf(config: Config, passport: PublicPassport): RecordTextileStage[] {
+  const stages = passport.content.textile?.stages ?? [];
+  return stages.map((entry, index) => {
+    const hash = dataHashOf(entry);
+    const matching = passport.stageConfirmations.filter((c) => c.stage_hash === hash);
+    const found = matching.find((c) => c.uid === passport.product.uid) ?? matching[0];
+    const confirmation: StageConfirmation | null = found
+      ? {
+          factory_id: Number(found.factory_id),
+          confirmed_by: found.confirmed_by,
+          confirmed_at: found.confirmed_at.toISOString(),
+          token_of: found.uid,
+          tx_hash: found.tx_hash,
+          explorer_url: explorerTxUrl(config, found.tx_hash),
+          block_number: Number(found.block_number),
+          details_hash: found.details_hash,
+          details: found.details ?? null,
+        }
+      : null;
+    return { ...entry, index, attribution: confirmation ? "confirmed_by_facility" : "declared_by_brand", confirmation };
+  });
 }
 
 /** The level a passport covers, and the model and batch passports it was made from, resolved as they are now. */

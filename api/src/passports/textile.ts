@@ -4,6 +4,7 @@
 // named standards, care as ISO 3758 symbols, repair and end of life, images, production date, commodity code, and
 // the carbon figure with its method. Its JSON Schema checks shapes; textileProblems checks what a schema cannot.
 import type { ErrorDetail } from "../errors";
+import type { SupplyChainStageName } from "../generated/contract-constants";
 import { EU_FIBRE_NAMES } from "./fibres";
 
 /** Processing stages of a garment (TRICK / CEN CWA 18291, the JRC study): fibre to making-up. */
@@ -26,12 +27,45 @@ export const DURABILITY_PROPERTIES = [
   "colour_fastness_perspiration", "tensile_strength", "tear_strength", "seam_slippage", "appearance_after_washing",
 ] as const;
 
+export type TextileStage = (typeof TEXTILE_STAGES)[number];
+
+/**
+ * The contract's supply-chain stage (IProductPassport's `@custom:stages`) under which a facility's confirmation of a
+ * textile stage is recorded on chain. The contract has no recycling or finishing codes of its own: recycled fibre is
+ * fibre sourced, and making-up is sewing.
+ */
+export const CHAIN_STAGE_OF: Readonly<Record<TextileStage, SupplyChainStageName>> = {
+  recycling: "fibre_sourced",
+  fibre: "fibre_sourced",
+  spinning: "spun",
+  weaving_knitting: "woven_or_knitted",
+  dyeing_printing_finishing: "dyed_or_printed",
+  making_up: "sewn",
+};
+
 export type FacilityRef = { name: string; country: string; id?: { scheme: "gln" | "osh" | "registry"; value: string } };
+
+export type TextileStageEntry = { stage: TextileStage; facility: FacilityRef; started?: string; completed?: string };
+
+/** A registry factory's identifiers, as a stage's facility may name it (factories/facility-ids.ts). */
+export type FactoryIdentifiers = { factoryId: number; gln: string | null; osId: string | null };
+
+/**
+ * Whether a stage's facility is this registry factory: named by its registry id, its GLN or its Open Supply Hub id.
+ * A facility named without an identifier is no factory's: a name alone could be anyone's.
+ */
+export function facilityIsFactory(facility: FacilityRef, factory: FactoryIdentifiers): boolean {
+  const id = facility.id;
+  if (!id) return false;
+  if (id.scheme === "registry") return /^[0-9]+$/.test(id.value) && Number(id.value) === factory.factoryId;
+  if (id.scheme === "gln") return factory.gln !== null && id.value === factory.gln;
+  return factory.osId !== null && id.value === factory.osId;
+}
 
 export type TextileData = {
   production_date?: string;
   commodity_code?: { hs6?: string; cn8?: string };
-  stages?: Array<{ stage: (typeof TEXTILE_STAGES)[number]; facility: FacilityRef; started?: string; completed?: string }>;
+  stages?: TextileStageEntry[];
   materials?: Array<{
     fibre: string;
     mass_percent: number;

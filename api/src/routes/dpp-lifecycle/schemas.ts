@@ -1,7 +1,6 @@
 // JSON Schemas of the EN 18222 lifecycle API (docs/dpp-api.md): path and query parameters, the create and patch
 // bodies, the passport in both representations, and EN 18222's Result error object.
 import type { JsonSchema } from "../../validation";
-import { accessBlockSchema } from "../../access/schemas";
 import { createProductBody } from "../../products/product-schema";
 import { passportIdentitySchema } from "../dpp/schemas";
 
@@ -181,7 +180,6 @@ export const dppSchema: JsonSchema = {
     ...headerProperties,
     anchor: anchorSchema,
     elements: { type: "array", items: { $ref: "#/components/schemas/DataElement" } },
-    access: accessBlockSchema,
   },
   additionalProperties: {
     type: "object",

@@ -4,7 +4,6 @@ import { CONTENT_SCHEMAS } from "../../passports/content";
 import { textileSchema } from "../../passports/textile";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
-import { accessBlockSchema } from "../../access/schemas";
 
 import { UID_PATTERN } from "../../passports/uid";
 
@@ -196,15 +195,14 @@ const lineageSchema: JsonSchema = {
 export const publicRecordSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["uid", "content", "supply_chain_events", "blockchain", "links", "lineage"],
+  required: ["uid", "content", "manufacturer", "supply_chain_events", "blockchain", "textile_stages", "links", "lineage"],
   properties: {
     uid: { type: "string" },
-    content: { ...contentSchema, description: "the anchored content, less the elements above the reader's access class (listed in access.withheld; docs/access.md)" },
-    access: accessBlockSchema,
+    content: contentSchema,
     manufacturer: {
       type: ["object", "null"],
       additionalProperties: false,
-      description: "the maker, outside the anchored content: whether it confirmed making the product can change after the mint; absent when content.manufacturer is withheld from the reader",
+      description: "the maker, outside the anchored content: whether it confirmed making the product can change after the mint",
       required: ["factory_id", "name", "city", "country", "verified", "attribution"],
       properties: {
         ...factorySchema,
@@ -260,6 +258,42 @@ export const publicRecordSchema: JsonSchema = {
         hash_rule: { const: "keccak256(RFC 8785 canonical JSON of `content`)" },
         passport_status: { enum: [...PASSPORT_STATUSES, "unknown", null] },
         nfc_tag_hash: { ...nullableHash, description: "keccak256 of the assigned tag's UID (hex, upper case)" },
+      },
+    },
+    textile_stages: {
+      type: "array",
+      description:
+        "the stages of content.textile (empty without them), outside the anchored content: whether each stage's facility " +
+        "confirmed it can change after the mint (docs/textile.md)",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["index", "stage", "facility", "attribution", "confirmation"],
+        properties: {
+          index: { type: "integer", minimum: 0, description: "the stage's position in content.textile.stages" },
+          stage: textileSchema.properties.stages.items.properties.stage,
+          facility: textileSchema.properties.stages.items.properties.facility,
+          started: textileSchema.properties.stages.items.properties.started,
+          completed: textileSchema.properties.stages.items.properties.completed,
+          attribution: { enum: ["confirmed_by_facility", "declared_by_brand"] },
+          confirmation: {
+            type: ["object", "null"],
+            additionalProperties: false,
+            description: "the facility's confirmation of the stage exactly as declared; null when only the brand declared it",
+            required: ["factory_id", "confirmed_by", "confirmed_at", "token_of", "tx_hash", "explorer_url", "block_number", "details_hash", "details"],
+            properties: {
+              factory_id: { type: "integer", description: "the registry factory the facility is" },
+              confirmed_by: { enum: ["factory_operator", "admin"], description: "the factory's own operator, or an admin acting for it" },
+              confirmed_at: { type: "string", format: "date-time" },
+              token_of: { type: "string", description: "the UID of the passport whose token holds the event: this one, or the model or batch it took its stages from" },
+              tx_hash: hash,
+              explorer_url: { type: "string", format: "uri" },
+              block_number: { type: "integer" },
+              details_hash: { ...hash, description: "the event's detailsHash: keccak256 of the RFC 8785 JSON of details" },
+              details: { type: ["object", "null"], description: "what the factory confirmed: the stage as declared and the content hash it was declared in" },
+            },
+          },
+        },
       },
     },
     links: linksSchema,
@@ -318,6 +352,7 @@ export const PUBLIC_RECORD_EXAMPLE = {
     passport_status: "active",
     nfc_tag_hash: `0x${"a2".repeat(32)}`,
   },
+  textile_stages: [],
   links: {
     dpp_url: "http://127.0.0.1:3000/api/dpp/DEMO-7K3M9Q2X",
     certificate_url: "http://127.0.0.1:3000/dpp-certificate/DEMO-7K3M9Q2X",

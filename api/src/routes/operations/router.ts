@@ -4,10 +4,14 @@
 //   POST /api/factories/:id/tags             assign an NFC tag to a product made by factory :id
 //   POST /api/factories/:id/events           record a supply-chain step of a product made by factory :id
 //   PUT  /api/factories/:id/identifiers      set factory :id's GLN and Open Supply Hub id (off chain)
+//   POST /api/factories/:id/stage-confirmations  confirm factory :id's own stage of a passport's textile section
 import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
 import { setFacilityIds } from "../../factories/facility-ids";
 import { assertActsFor, assignTag, mintForFactory, recordSupplyChainEvent, registerFactory } from "../../factories/operations";
+import { confirmTextileStage } from "../../factories/stage-confirmation";
+import { sendAndConfirm } from "../../chain/transactions";
+import { explorerTxUrl } from "../../links";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { defineRoute, mountRoutes } from "../define-route";
 import {
@@ -19,6 +23,8 @@ import {
   mintBody,
   mintResult,
   registerFactoryBody,
+  stageConfirmationBody,
+  stageConfirmationResult,
   supplyChainEventBody,
   supplyChainEventResult,
   tagResult,
@@ -154,6 +160,53 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
         const { gln, os_id } = ctx.state.input;
         const saved = await setFacilityIds(deps.db, factoryId, { gln, osId: os_id });
         ctx.body = { factory_id: factoryId, gln: saved.gln, os_id: saved.osId };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/factories/:id/stage-confirmations",
+      operationId: "confirmTextileStage",
+      tag: TAG,
+      auth: "operator",
+      summary: "Confirm this factory's own processing stage of a passport's textile section, as a supply-chain event on its token",
+      description:
+        "Only for a stage whose facility names this factory: by registry id, its GLN or its Open Supply Hub id " +
+        "(PUT /api/factories/{id}/identifiers). The passport's record then shows the stage as confirmed by the facility, " +
+        "with the transaction; the brand's anchored content is unchanged (docs/textile.md). A stage confirmed before " +
+        "returns that confirmation with 200 and sends nothing.",
+      params: factoryPathParam,
+      body: stageConfirmationBody,
+      bodyExample: { uid: "DEMO-5HM2D8VQ", stage: "weaving_knitting" },
+      responses: {
+        "201": {
+          description: "confirmed: the event is mined",
+          schema: stageConfirmationResult,
+          example: {
+            uid: "DEMO-5HM2D8VQ",
+            token_id: TOKEN_ID,
+            stage: "weaving_knitting",
+            index: 2,
+            factory_id: 1006,
+            confirmed_by: "factory_operator",
+            stage_code: 3,
+            details_hash: `0x${"4b".repeat(32)}`,
+            confirmed_at: "2026-11-27T10:15:00.000Z",
+            created: true,
+            ...SENT_EXAMPLE,
+          },
+        },
+        "200": { description: "confirmed before; that confirmation (created: false)", schema: stageConfirmationResult },
+        "403": errorResponse("the operator does not act for this factory, or the stage's facility is not this factory (FORBIDDEN)"),
+        "404": errorResponse("unknown factory or product, or the passport declares no such stage"),
+        "409": errorResponse("the passport is not minted yet, or the stage is being confirmed by another request (CONFLICT)"),
+        "422": errorResponse("missing or invalid fields; index needed when this factory runs the stage more than once"),
+        "503": errorResponse("the chain did not confirm in time"),
+      },
+      handler: async (ctx) => {
+        const send = (submit: Parameters<typeof sendAndConfirm>[1]) => sendAndConfirm(deps, submit);
+        const result = await confirmTextileStage({ db: deps.db, contracts: deps.chain.contracts(), send }, ctx.state.operator, Number(ctx.params.id), ctx.state.input);
+        ctx.status = result.created ? 201 : 200;
+        ctx.body = { ...result, explorer_url: explorerTxUrl(deps.config, result.tx_hash) };
       },
     }),
   ]);

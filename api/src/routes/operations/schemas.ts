@@ -1,6 +1,7 @@
 // JSON Schemas of the factory-write operations (spec 4.6).
 import type { JsonSchema } from "../../validation";
 import { CERTIFICATION_CODES } from "../../factories/reputation";
+import { TEXTILE_STAGES } from "../../passports/textile";
 import { UID_PATTERN } from "../dpp/schemas";
 
 /** Text Postgres can store as sent: no NUL (refused by text and jsonb) and no lone surrogate (refused by jsonb,
@@ -153,6 +154,37 @@ export const supplyChainEventResult: JsonSchema = {
     token_id: { type: "string" },
     stage: { type: "integer", minimum: 1, maximum: 12 },
     details_hash: { ...hash, description: "keccak256 of the RFC 8785 JSON of the details kept off chain" },
+    ...sentTransaction,
+  },
+};
+
+/** POST /api/factories/:id/stage-confirmations: a factory confirms its own stage of a passport's textile section. */
+export const stageConfirmationBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "stage"],
+  properties: {
+    uid: { type: "string", maxLength: 43, pattern: UID_PATTERN },
+    stage: { enum: TEXTILE_STAGES, description: "the stage of textile.stages to confirm" },
+    index: { type: "integer", minimum: 0, maximum: 19, description: "its position in textile.stages; needed only when this factory runs the stage more than once" },
+  },
+} as const;
+
+export const stageConfirmationResult: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["uid", "token_id", "stage", "index", "factory_id", "confirmed_by", "stage_code", "details_hash", "confirmed_at", "created", ...SENT],
+  properties: {
+    uid: { type: "string" },
+    token_id: { type: "string" },
+    stage: { enum: TEXTILE_STAGES },
+    index: { type: "integer", minimum: 0, description: "the stage's position in textile.stages" },
+    factory_id: { type: "integer" },
+    confirmed_by: { enum: ["factory_operator", "admin"], description: "the factory's own operator, or an admin acting for it" },
+    stage_code: { type: "integer", minimum: 1, maximum: 12, description: "the contract's supply-chain stage the event is recorded under" },
+    details_hash: { ...hash, description: "keccak256 of the RFC 8785 JSON of the confirmation's details (the stage as declared, the content hash)" },
+    confirmed_at: { type: "string", format: "date-time" },
+    created: { type: "boolean", description: "false when the stage was confirmed before (the answer is then 200 with that confirmation)" },
     ...sentTransaction,
   },
 };

@@ -24,16 +24,13 @@ export const productListQuery = {
   },
 } as const;
 
-/**
- * What PATCH may change: the create body's fields, except the maker (recorded on chain at the mint); the textile
- * section is replaced whole, and null removes it (the passport goes back to content version 3).
- */
+/** What PATCH may change: the create body's fields, except the maker (recorded on chain at the mint). */
 const { factory_id: _maker, ...editable } = createProductBody.properties;
 export const editProductBody = {
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: { ...editable, textile: { ...textileSchema, type: ["object", "null"], description: "the whole textile section (docs/textile.md); null removes it" } },
+  properties: editable,
 } as const;
 
 export const tagBody = {
