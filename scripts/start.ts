@@ -20,6 +20,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./lib/postgres";
 import { portInUse, waitFor, type Child } from "./lib/processes";
 import { resetForNewLocalChain } from "./lib/local-chain";
 import { seedDemo, type DemoState } from "./lib/seed";
+import { startLocalRegistry } from "./lib/local-registry";
 import { startPaymentSims } from "./lib/payment-sims";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -115,6 +116,14 @@ async function main() {
   stopFns.push({ name: "payment gateways", stop: sims.stop });
   done(step, [sims.bkash, sims.nagad, sims.sslcommerz].map((sim) => new URL(sim.baseUrl).host).join(", "));
 
+  // The EU registry as a local server on the CIRPASS-2 mock's interface; it reads each passport it is told about.
+  step = begin("EU registry (local)");
+  const registryPort = Number(env("REGISTRY_PORT", "8089"));
+  await ensurePortFree(registryPort, "local EU registry", "REGISTRY_PORT");
+  const registry = await startLocalRegistry({ port: registryPort, keyFile: path.join(DATA, "local-registry-key.json") });
+  stopFns.push({ name: "local EU registry", stop: () => registry.stop() });
+  done(step, registry.url);
+
   const publicBaseUrl = env("PUBLIC_BASE_URL", `http://127.0.0.1:${apiPort}`);
   const deploymentsDir = path.join(ROOT, "deployments");
   Object.assign(process.env, {
@@ -129,6 +138,8 @@ async function main() {
     BKASH_BASE_URL: sims.bkash.baseUrl,
     NAGAD_BASE_URL: sims.nagad.baseUrl,
     SSLCOMMERZ_BASE_URL: sims.sslcommerz.baseUrl,
+    REGISTRY_URL: registry.url,
+    REGISTRY_BATCH_UPLOADS: "true",
   });
   const config = loadConfig();
 
@@ -239,6 +250,7 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
   EN 18222         ${demo.en18222.read_url}  (model, batch and item; replay in docs/dpp-api.md)
+  EU registry      ${registry.url}  (local; RegisterProductDPP sends passports there: docs/registry.md)
   Payments         its scan page sells by bKash, Nagad, card and Cash QR; the gateways are local servers (docs/payments.md)
   Brand site       ${brandHostUrl(config, demo.subdomain_host)}${demo.custom_domain ? `, and curl -H 'Host: ${demo.custom_domain}' ${api.url}/` : ""}
 

@@ -30,11 +30,12 @@ export const JOB_NAMES = [
   "webhook-dispatch",
   "confirmation-watcher",
   "webhook-retention",
+  "registry-registration",
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** What an API process runs (`npm run start:api`). */
-export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "bulk-issuance", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune"];
+export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "bulk-issuance", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune", "registry-registration"];
 /** What a dispatcher process runs (`npm run start:dispatcher`). */
 export const DISPATCHER_JOBS: readonly JobName[] = ["webhook-dispatch", "confirmation-watcher", "webhook-retention"];
 /** Jobs that serve requests in flight (an issuance waits for its mint): stopped only after the listener closes. */
@@ -128,6 +129,7 @@ export async function assembleService(config: Config, options: AssembleOptions =
       (dispatcher = new (await import("./webhooks/dispatcher")).Dispatcher({ ...options.dispatcher, config, db, logger, watch: false, prune: false })),
     "confirmation-watcher": async () => new (await import("./webhooks/watcher")).ConfirmationWatcher({ db, config, logger, intervalMs: watchIntervalMs }),
     "webhook-retention": async () => new (await import("./webhooks/retention")).WebhookRetention(db, config.webhooks.retentionDays, logger),
+    "registry-registration": async () => (await import("./registry/registration")).registrationJobOf(deps),
   };
   for (const name of JOB_NAMES) if (wanted.has(name)) jobs.add(await jobsOf[name]());
 

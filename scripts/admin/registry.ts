@@ -11,6 +11,7 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./brand-users"),
   () => import("./tags"),
   () => import("./factories"),
+  () => import("./eu-registry"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

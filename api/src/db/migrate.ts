@@ -36,6 +36,7 @@ import * as dppHeader from "./migrations/033-dpp-header";
 import * as bulkIssuance from "./migrations/034-bulk-issuance";
 import * as listIndexes from "./migrations/035-list-indexes";
 import * as textileContent from "./migrations/036-textile-content";
+import * as registryRegistrations from "./migrations/038-registry-registrations";
 import * as stageConfirmations from "./migrations/037-stage-confirmations";
 
 type Migration = {
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "034-bulk-issuance": bulkIssuance,
   "035-list-indexes": listIndexes,
   "036-textile-content": textileContent,
+  "038-registry-registrations": registryRegistrations,
   "037-stage-confirmations": stageConfirmations,
 };
 

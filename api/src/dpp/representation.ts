@@ -9,6 +9,7 @@ import type { PassportContent } from "../passports/content";
 import type { ProductRow } from "../products/products.repo";
 import { fullElements, type DataElement, type Translations } from "./elements";
 import type { VersionRecord } from "./dpp.repo";
+import { backupUrlOf } from "../registry/urls";
 
 /** Versions this representation (header fields and section keys); docs/dpp-api.md says what each holds. */
 export const DPP_SCHEMA_VERSION = "1.0.0";
@@ -23,6 +24,7 @@ export const HEADER_FIELDS = [
   "economicOperatorId",
   "facilityId",
   "contentSpecificationIds",
+  "backupUrl",
 ] as const;
 
 export type DppHeader = {
@@ -35,6 +37,8 @@ export type DppHeader = {
   economicOperatorId: string | null;
   facilityId: string | null;
   contentSpecificationIds: string[];
+  /** Our extension: where the back-up operator serves this passport (ESPR Art. 10(4)); null without one. */
+  backupUrl: string | null;
 };
 
 /** Where the passport is anchored (our extension): enough to recompute the section's hash and compare it on chain. */
@@ -52,7 +56,7 @@ export type DppAnchor = {
 export type Representation = "compressed" | "full";
 
 /** The header of a product's passport, with the content it describes and the instant it last changed. */
-export function dppHeader(config: Pick<Config, "publicBaseUrl" | "domains">, product: ProductRow, content: PassportContent, lastUpdate: Date): DppHeader {
+export function dppHeader(config: Pick<Config, "publicBaseUrl" | "domains" | "backupOperatorUrl">, product: ProductRow, content: PassportContent, lastUpdate: Date): DppHeader {
   return {
     digitalProductPassportId: product.dpp_id,
     uniqueProductIdentifier: productDigitalLink(config, product) ?? productLinks(config, product.uid, brandAddressOf(product)).dpp_url,
@@ -63,6 +67,7 @@ export function dppHeader(config: Pick<Config, "publicBaseUrl" | "domains">, pro
     economicOperatorId: product.brand_economic_operator_id,
     facilityId: facilityIdOf(product),
     contentSpecificationIds: [content.schema],
+    backupUrl: backupUrlOf(config, product.dpp_id),
   };
 }
 
@@ -93,11 +98,24 @@ export function anchorOf(product: ProductRow, versions: VersionRecord[]): DppAnc
   };
 }
 
-/** The passport in the asked representation: header, content section (compressed) or elements (full), anchor. */
-export function representDpp(header: DppHeader, content: PassportContent, anchor: DppAnchor, representation: Representation, translations: Translations) {
+/**
+ * The passport's registration at the EU registry (our extension, beside `anchor`; not part of the hash): the
+ * registration of the version served, or null when it was never asked for (docs/registry.md).
+ */
+export type DppRegistration = {
+  version: number;
+  state: "queued" | "registered" | "failed";
+  registryId: string | null;
+  registeredAt: string | null;
+  proof: { timestamp: string; dataHash: string; jwt: string } | null;
+  error: string | null;
+} | null;
+
+/** The passport in the asked representation: header, content section (compressed) or elements (full), anchor, registration. */
+export function representDpp(header: DppHeader, content: PassportContent, anchor: DppAnchor, representation: Representation, translations: Translations, registration: DppRegistration = null) {
   if (representation === "full") {
     const elements: DataElement[] = fullElements(content, translations);
-    return { ...header, elements, anchor };
+    return { ...header, elements, anchor, registration };
   }
-  return { ...header, [content.schema]: content, anchor };
+  return { ...header, [content.schema]: content, anchor, registration };
 }

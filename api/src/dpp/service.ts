@@ -29,6 +29,8 @@ import {
 } from "./dpp.repo";
 import { elementOf, pathSteps, patchAt, valueAt, type Translations } from "./elements";
 import { applyMergePatch, type Json } from "./merge-patch";
+import { registrationInHeader } from "../registry/registration";
+import { registrationOfDpp, registrationOfVersion, type RegistrationRow } from "../registry/registrations.repo";
 import { anchorOf, dppHeader, HEADER_FIELDS, lastUpdateOf, representDpp, type Representation } from "./representation";
 
 const API_ACTOR: Actor = { system: "EN 18222 API" };
@@ -45,10 +47,11 @@ async function translationsFor(deps: AppDeps, productId: number): Promise<Transl
 }
 
 /** A passport as served now: header, content section (or elements) and anchor. */
-async function present(deps: AppDeps, product: ProductRow, representation: Representation, knownVersions?: VersionRecord[]) {
+async function present(deps: AppDeps, product: ProductRow, representation: Representation, knownVersions?: VersionRecord[], registration?: RegistrationRow) {
   const [versions, translations] = await Promise.all([knownVersions ?? versionsOf(deps.db, product.id), representation === "full" ? translationsFor(deps, product.id) : {}]);
   const content = passportContentFor(product);
-  return representDpp(dppHeader(deps.config, product, content, lastUpdateOf(product, versions)), content, anchorOf(product, versions), representation, translations);
+  const header = dppHeader(deps.config, product, content, lastUpdateOf(product, versions));
+  return representDpp(header, content, anchorOf(product, versions), representation, translations, registrationInHeader(registration));
 }
 
 async function passportById(deps: AppDeps, dppId: string, brandId?: number): Promise<ProductRow> {
@@ -59,9 +62,9 @@ async function passportById(deps: AppDeps, dppId: string, brandId?: number): Pro
 
 /** ReadDPPById. The passport's row and its versions are read at once (both by its id): one round trip, not two. */
 export async function readDpp(deps: AppDeps, dppId: string, representation: Representation) {
-  const [product, versions] = await Promise.all([findProductByDppId(deps.db, dppId), versionsOfDpp(deps.db, dppId)]);
+  const [product, versions, registration] = await Promise.all([findProductByDppId(deps.db, dppId), versionsOfDpp(deps.db, dppId), registrationOfDpp(deps.db, dppId)]);
   if (!product) throw new NotFoundError("Digital product passport");
-  return present(deps, product, representation, versions);
+  return present(deps, product, representation, versions, registration);
 }
 
 /** ReadDPPByProductId: the most general passport the identifier names (the model before a batch before an item). */
@@ -79,7 +82,8 @@ export async function readDppAt(deps: AppDeps, dppId: string, at: Date, represen
   const content = contentOfVersion(version);
   const translations = representation === "full" ? await translationsFor(deps, product.id) : {};
   const header = dppHeader(deps.config, product, content, version.valid_from);
-  return representDpp(header, content, anchorOf(product, [version]), representation, translations);
+  const registration = await registrationOfVersion(deps.db, product.id, version.version);
+  return representDpp(header, content, anchorOf(product, [version]), representation, translations, registrationInHeader(registration));
 }
 
 function contentOfVersion(version: VersionRecord): PassportContent {
@@ -338,7 +342,7 @@ export async function updateDpp(deps: AppDeps, brand: BrandContext, dppId: strin
 
   const problems: ErrorDetail[] = [];
   for (const key of Object.keys(patch)) {
-    if (key === content.schema || key === "dppStatus" || key === "anchor") continue;
+    if (key === content.schema || key === "dppStatus" || key === "anchor" || key === "registration") continue;
     if ((HEADER_FIELDS as readonly string[]).includes(key)) {
       if (key !== "lastUpdate" && JSON.stringify(patched[key]) !== JSON.stringify((current as Record<string, Json>)[key])) problems.push({ field: key, problem: "is read-only" });
     } else problems.push({ field: key, problem: `is not an element of this passport (its content section is "${content.schema}")` });

@@ -26,6 +26,7 @@ import {
   updateElement,
   type ProductKey,
 } from "../../dpp/service";
+import { requestRegistrations } from "../../registry/registration";
 import { defineRoute, mountRoutes, type RouteResponse } from "../define-route";
 import {
   canonicalContentSchema,
@@ -42,6 +43,8 @@ import {
   pagingQuery,
   productIdParam,
   productIdsBody,
+  registerBody,
+  registrationsSchema,
   representationQuery,
   resultSchema,
   versionParams,
@@ -271,6 +274,23 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
         const { value } = ctx.state.input as { value: Json };
         if (value === undefined) throw new ValidationError([{ field: "body.value", problem: "is required" }]);
         ctx.body = await reads.writing(updateElement(deps, ctx.state.brand, ctx.params.dppId, ctx.params.elementPath, value));
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${BASE}/registerDPP`,
+      operationId: "registerProductDpp",
+      tag: TAG,
+      auth: "apiKey",
+      summary: "RegisterProductDPP: queues the registration of passports at the EU registry",
+      description:
+        "Registers the latest anchored version of each passport (up to 100) at the EU DPP registry (REGISTRY_URL; docs/registry.md). 202 with each registration's state: queued, then registered with the registry's id and proof, or failed with the registry's reason. A version is registered once: asking again answers the same registration (a failed one is queued again). 422 names every field the registry needs and a passport lacks (commodity code, economic operator, facility).",
+      body: registerBody,
+      bodyExample: { digitalProductPassportIds: ["urn:uuid:96a790fe-4c8c-4fcc-bec1-e636cb983112"] },
+      responses: { "202": { description: "the registrations, queued or already done", schema: registrationsSchema }, ...WRITE_ERRORS },
+      handler: async (ctx) => {
+        ctx.status = 202;
+        ctx.body = { registrations: await reads.writing(requestRegistrations(deps, ctx.state.brand.id, ctx.state.input.digitalProductPassportIds)) };
       },
     }),
     defineRoute({

@@ -137,6 +137,7 @@ const headerProperties = {
   economicOperatorId: nullableString,
   facilityId: nullableString,
   contentSpecificationIds: { type: "array", items: { type: "string" } },
+  backupUrl: { ...nullableString, description: "our extension: where the back-up operator serves this passport (BACKUP_OPERATOR_URL)" },
 };
 
 const anchorSchema: JsonSchema = {
@@ -172,13 +173,67 @@ const elementSchema: JsonSchema = {
 
 export const DATA_ELEMENT_SCHEMA = elementSchema;
 
+const registrationProperties = {
+  version: { type: "integer", description: "the passport version registered" },
+  state: { enum: ["queued", "registered", "failed"] },
+  registryId: { ...nullableString, description: "the registry's id of the registration" },
+  registeredAt: { ...nullableString, format: "date-time" },
+  proof: {
+    type: ["object", "null"],
+    additionalProperties: false,
+    required: ["timestamp", "dataHash", "jwt"],
+    description: "the registry's proof of registration, kept once its signature verified against the registry's JWKS and its hash equalled the version's anchor",
+    properties: {
+      timestamp: { type: "string", format: "date-time" },
+      dataHash: { type: "string", description: "keccak256 of the registered version's canonical content: its anchor on chain" },
+      jwt: { type: "string", description: "the registry's signed proof (ES256 JWT)" },
+    },
+  },
+  error: { ...nullableString, description: "why it failed, or why the last attempt did not go through" },
+} as const;
+
+/** A passport's registration at the EU registry, as its header shows it (our extension; docs/registry.md). */
+const registrationSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: Object.keys(registrationProperties),
+  properties: registrationProperties,
+};
+
+export const registerBody = {
+  type: "object",
+  required: ["digitalProductPassportIds"],
+  additionalProperties: false,
+  properties: {
+    digitalProductPassportIds: { type: "array", minItems: 1, maxItems: 100, items: { type: "string", minLength: 1, maxLength: 70 }, description: "the passports to register (their latest anchored version)" },
+  },
+} as const;
+
+export const registrationsSchema: JsonSchema = {
+  type: "object",
+  required: ["registrations"],
+  additionalProperties: false,
+  properties: {
+    registrations: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["digitalProductPassportId", ...Object.keys(registrationProperties), "attempts"],
+        properties: { digitalProductPassportId: { type: "string" }, ...registrationProperties, attempts: { type: "integer" } },
+      },
+    },
+  },
+};
+
 /** The passport (compressed: the content section under its specification id; full: `elements`). */
 export const dppSchema: JsonSchema = {
   type: "object",
-  required: [...Object.keys(headerProperties), "anchor"],
+  required: [...Object.keys(headerProperties), "anchor", "registration"],
   properties: {
     ...headerProperties,
     anchor: anchorSchema,
+    registration: { oneOf: [{ type: "null" }, registrationSchema] },
     elements: { type: "array", items: { $ref: "#/components/schemas/DataElement" } },
   },
   additionalProperties: {

@@ -1,0 +1,293 @@
+// RegisterProductDPP and the "registry-registration" job: a passport version's registration at the EU registry is
+// queued (by the request, or for brands with automatic registration on every issuance and new version), then sent by
+// whichever process runs the job, up to 100 per upload. The registry reads the passport from its live URL and checks
+// it; its proof is kept only once its signature verifies against the registry's keys and its hash equals the
+// version's anchor on chain. A registry that is down leaves the registrations queued, retried with back-off; the
+// unique (passport, version) key means none is ever sent twice over.
+import { recordAudit, type Actor } from "../audit/service";
+import type { Config } from "../config";
+import type { AppDeps } from "../deps";
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
+import { productDigitalLink } from "../gs1/links";
+import type { Job, JobHealth } from "../jobs/job";
+import { PeriodicJob } from "../jobs/periodic-job";
+import type { PassportContent } from "../passports/content";
+import { passportContentFor } from "../passports/content";
+import { findProductByDppId, findProductsByIds, type ProductRow } from "../products/products.repo";
+import { dppHeader, type DppRegistration } from "../dpp/representation";
+import { versionsOf } from "../dpp/dpp.repo";
+import { CirpassRegistryClient } from "./cirpass-registry-client";
+import { backupUrlOf, dppReadUrl } from "./urls";
+import { RegistryUnavailableError, type ProofClaims, type RegistrationMetadata, type RegistryClient } from "./registry-client";
+import {
+  claimDueRegistrations,
+  markFailed,
+  markRegistered,
+  queueAutomaticRegistrations,
+  queueRegistrations,
+  registrationsByIds,
+  registryAutoOf,
+  requeueFailed,
+  setRegistryAuto,
+  retryLater,
+  versionContents,
+  type RegistrationRow,
+} from "./registrations.repo";
+
+/** The CN-8 code of the textile section, else its HS-6 code; undefined when it has neither. */
+export function commodityCodeOf(content: Pick<PassportContent, "textile">): string | undefined {
+  return content.textile?.commodity_code?.cn8 ?? content.textile?.commodity_code?.hs6;
+}
+
+/**
+ * The registration of a passport's version, from the EN 18223 header the version is served with (registry field:
+ * header field), or every field that is missing, each named as the passport (or the configuration) names it.
+ */
+export function registrationMetadata(
+  config: Pick<Config, "publicBaseUrl" | "domains" | "backupOperatorUrl">,
+  product: ProductRow,
+  content: PassportContent,
+): { metadata: RegistrationMetadata } | { problems: ErrorDetail[] } {
+  const header = dppHeader(config, product, content, new Date());
+  const problems: ErrorDetail[] = [];
+  const commodityCode = commodityCodeOf(content);
+  if (!commodityCode) problems.push({ field: `${content.schema}.textile.commodity_code`, problem: "is missing: the registry needs the product's CN-8 or HS-6 code" });
+  if (!header.economicOperatorId) problems.push({ field: "economicOperatorId", problem: "is not set: set the brand's EORI or GLN (Branding screen, or the set-economic-operator command)" });
+  if (!header.facilityId) problems.push({ field: "facilityId", problem: "is not set: the maker needs a GLN or an Open Supply Hub id" });
+  const backupURL = backupUrlOf(config, product.dpp_id);
+  if (!backupURL) problems.push({ field: "BACKUP_OPERATOR_URL", problem: "is not configured: the registry needs the passport's back-up URL" });
+  if (problems.length > 0) return { problems };
+  return {
+    metadata: {
+      upi: header.uniqueProductIdentifier,
+      reoId: header.economicOperatorId!,
+      liveURL: dppReadUrl(config.publicBaseUrl, product.dpp_id),
+      backupURL: backupURL!,
+      commodityCode: commodityCode!,
+      facilitiesId: [header.facilityId!],
+      granularityLevel: header.granularity.toUpperCase() as RegistrationMetadata["granularityLevel"],
+      ...(header.granularity === "item" ? { deactivated: header.dppStatus !== "active" } : {}),
+      dataCarrierTypes: productDigitalLink(config, product) ? ["NFC", "QR"] : ["NFC"],
+    },
+  };
+}
+
+/** A registration as the passport's header shows it (docs/registry.md); null when none was asked for. */
+export function registrationInHeader(row: RegistrationRow | undefined): NonNullable<DppRegistration> | null {
+  if (!row) return null;
+  const proof = row.proof_jwt && row.proof_timestamp && row.data_hash ? { timestamp: new Date(row.proof_timestamp).toISOString(), dataHash: row.data_hash, jwt: row.proof_jwt } : null;
+  return { version: row.version, state: row.state, registryId: row.registry_id, registeredAt: row.registered_at ? new Date(row.registered_at).toISOString() : null, proof, error: row.error };
+}
+
+/** A registration as RegisterProductDPP answers it: the passport, then what its header shows, and the attempts made. */
+export type RegistrationView = { digitalProductPassportId: string } & NonNullable<DppRegistration> & { attempts: number };
+
+export function presentRegistration(row: RegistrationRow, dppId: string): RegistrationView {
+  return { digitalProductPassportId: dppId, ...registrationInHeader(row)!, attempts: row.attempts };
+}
+
+/**
+ * RegisterProductDPP: queues the registration of the latest anchored version of each of the brand's passports and
+ * answers their registrations. Asking again for a version already queued or registered answers the same row (one
+ * registration per version); a failed one is queued again. Nothing is queued unless every passport can be registered.
+ */
+export async function requestRegistrations(deps: AppDeps, brandId: number, dppIds: string[]): Promise<RegistrationView[]> {
+  const unique = [...new Set(dppIds)];
+  const wanted: Array<{ product: ProductRow; version: number; dataHash: string }> = [];
+  const problems: ErrorDetail[] = [];
+  for (const [index, dppId] of unique.entries()) {
+    const product = await findProductByDppId(deps.db, dppId, brandId);
+    if (!product) throw new NotFoundError(`Digital product passport ${dppId}`);
+    const latest = (await versionsOf(deps.db, product.id)).at(-1);
+    if (!latest) throw new ConflictError(`The passport ${dppId} is not anchored yet: register it once its mint is confirmed.`);
+    const content = latest.content === null ? passportContentFor(product) : (JSON.parse(latest.content) as PassportContent);
+    const built = registrationMetadata(deps.config, product, content);
+    if ("problems" in built) problems.push(...built.problems.map((p) => ({ field: unique.length > 1 ? `digitalProductPassportIds.${index} ${p.field}` : p.field, problem: p.problem })));
+    else wanted.push({ product, version: latest.version, dataHash: latest.data_hash });
+  }
+  if (problems.length > 0) throw new ValidationError(problems, "The passport cannot be registered: the registry needs fields it does not have.");
+  const rows = await queueRegistrations(
+    deps.db,
+    wanted.map((w) => ({ product_id: w.product.id, version: w.version, brand_id: brandId, data_hash: w.dataHash })),
+  );
+  const failed = rows.filter((r) => r.state === "failed").map((r) => r.id);
+  await requeueFailed(deps.db, failed);
+  const current = failed.length > 0 ? await registrationsByIds(deps.db, rows.map((r) => r.id)) : rows;
+  registrationJobOf(deps).wake();
+  const dppIdOf = new Map(wanted.map((w) => [w.product.id, w.product.dpp_id]));
+  return current.map((row) => presentRegistration(row, dppIdOf.get(row.product_id)!));
+}
+
+export type RegistrationJobOptions = {
+  /** The registry; by default the CIRPASS-2 interface at REGISTRY_URL (none: the job sends nothing). */
+  client?: RegistryClient;
+  /** First retry delay after the registry was down; doubled per attempt, at most an hour. */
+  retryBaseMs?: number;
+  intervalMs?: number;
+};
+
+/** How long a claim is held before another process may take it (a registration takes the registry one passport read). */
+const LEASE_MS = 5 * 60_000;
+/** Registrations claimed per run step: one upload's worth. */
+const CLAIM_BATCH = 100;
+
+/**
+ * The "registry-registration" job. Each run queues what automatic registration asks for, then claims due
+ * registrations a hundred at a time and uploads them in batches of what the registry takes. A run that found the
+ * registry down fails (the job then waits longer before the next, doubling), and the registrations it held are due
+ * again after their own back-off.
+ */
+export class RegistryRegistrationJob implements Job {
+  readonly name = "registry-registration";
+  private readonly job: PeriodicJob<number>;
+  private readonly client: RegistryClient | undefined;
+  private readonly retryBaseMs: number;
+
+  constructor(
+    private readonly deps: AppDeps,
+    options: RegistrationJobOptions = {},
+  ) {
+    const { registry } = deps.config;
+    this.client = options.client ?? (registry.url ? new CirpassRegistryClient({ ...registry, url: registry.url }) : undefined);
+    this.retryBaseMs = options.retryBaseMs ?? 5000;
+    this.job = new PeriodicJob({ name: this.name, intervalMs: options.intervalMs ?? 5000, logger: deps.logger, run: ({ signal }) => this.run(signal) });
+  }
+
+  wake(): void {
+    this.job.wake();
+  }
+
+  start(): void {
+    this.job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
+  }
+
+  health(): JobHealth {
+    return this.job.health();
+  }
+
+  /** One run, for tests and tools: how many registrations it settled (the error is rethrown after being logged). */
+  runOnce(): Promise<number> {
+    return this.job.runOnce();
+  }
+
+  private async run(signal: AbortSignal): Promise<number> {
+    const client = this.client;
+    if (!client) return 0;
+    await queueAutomaticRegistrations(this.deps.db, 1000);
+    let settled = 0;
+    let down: RegistryUnavailableError | undefined;
+    while (!signal.aborted) {
+      const due = await claimDueRegistrations(this.deps.db, CLAIM_BATCH, LEASE_MS);
+      if (due.length === 0) break;
+      for (let start = 0; start < due.length; start += client.maxBatch) {
+        const outcome = await this.upload(client, due.slice(start, start + client.maxBatch));
+        if (outcome instanceof RegistryUnavailableError) {
+          down = outcome;
+          // The rest of the claim waits for its own back-off too: the registry is down for them as well.
+          const rest = due.slice(start + client.maxBatch);
+          await retryLater(this.deps.db, rest.map((r) => r.id), outcome.message, (a) => this.backoff(a), rest);
+          break;
+        }
+        settled += outcome;
+      }
+      if (down || due.length < CLAIM_BATCH) break;
+    }
+    if (down) throw down;
+    return settled;
+  }
+
+  private backoff(attempts: number): number {
+    return Math.min(this.retryBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
+  }
+
+  /** Uploads one batch: answers how many were settled, or the registry's unavailability (the batch then waits). */
+  private async upload(client: RegistryClient, rows: RegistrationRow[]): Promise<number | RegistryUnavailableError> {
+    const { db, config } = this.deps;
+    const products = new Map((await findProductsByIds(db, [...new Set(rows.map((r) => r.product_id))])).map((p) => [p.id, p]));
+    const contents = await versionContents(db, rows);
+    const sendable: Array<{ row: RegistrationRow; metadata: RegistrationMetadata }> = [];
+    let settled = 0;
+    for (const row of rows) {
+      const product = products.get(row.product_id);
+      const content = contents.get(`${row.product_id}/${row.version}`);
+      if (!product) continue;
+      const built = registrationMetadata(config, product, content ? (JSON.parse(content) as PassportContent) : passportContentFor(product));
+      if ("problems" in built) {
+        await markFailed(db, row.id, built.problems.map((p) => `${p.field} ${p.problem}`).join("; "));
+        settled += 1;
+      } else {
+        sendable.push({ row, metadata: built.metadata });
+      }
+    }
+    if (sendable.length === 0) return settled;
+    let outcomes;
+    try {
+      outcomes = await client.register(sendable.map((s) => s.metadata));
+    } catch (error) {
+      if (!(error instanceof RegistryUnavailableError)) throw error;
+      await retryLater(db, sendable.map((s) => s.row.id), error.message, (a) => this.backoff(a), rows);
+      return error;
+    }
+    for (const [index, outcome] of outcomes.entries()) {
+      const { row, metadata } = sendable[index]!;
+      settled += 1;
+      if (!outcome.ok) {
+        await markFailed(db, row.id, `the registry refused it: ${outcome.reason}`);
+        continue;
+      }
+      const { entry } = outcome;
+      if (!entry.proof) {
+        // The CIRPASS-2 mock seals nothing: the registration is kept with its id, without a proof.
+        await markRegistered(db, row.id, { registryId: entry.registryId, proofJwt: null, proofTimestamp: null });
+        continue;
+      }
+      const checked = await this.checkProof(client, entry.proof, entry.registryId, metadata, row);
+      if ("problem" in checked) await markFailed(db, row.id, checked.problem);
+      else await markRegistered(db, row.id, { registryId: entry.registryId, proofJwt: entry.proof, proofTimestamp: checked.claims.issuedAt });
+    }
+    return settled;
+  }
+
+  /** Why a proof cannot be kept: a signature that fails, claims about another passport, or another version's hash. */
+  private async checkProof(client: RegistryClient, proof: string, registryId: string, metadata: RegistrationMetadata, row: RegistrationRow): Promise<{ claims: ProofClaims } | { problem: string }> {
+    let claims;
+    try {
+      claims = await client.verifyProof(proof);
+    } catch (error) {
+      return { problem: `the registry's proof did not verify against its keys (${error instanceof Error ? error.message : String(error)})` };
+    }
+    if (claims.registryId !== registryId || claims.upi !== metadata.upi) return { problem: "the registry's proof names another registration" };
+    if (claims.dppHash.toLowerCase() !== (row.data_hash ?? "").toLowerCase()) {
+      return { problem: `the registry read a passport whose hash ${claims.dppHash} is not version ${row.version}'s anchor ${row.data_hash} (a newer version is registered on its own)` };
+    }
+    return { claims };
+  }
+}
+
+const jobs = new WeakMap<object, RegistryRegistrationJob>();
+
+/** This process's registration job for the deps' pool (one per pool, like the bulk issuance job per chain). */
+export function registrationJobOf(deps: AppDeps): RegistryRegistrationJob {
+  let job = jobs.get(deps.db);
+  if (!job) {
+    job = new RegistryRegistrationJob(deps);
+    jobs.set(deps.db, job);
+  }
+  return job;
+}
+
+/**
+ * Turns a brand's automatic registration on or off (audited): when on, the job queues every passport version the
+ * brand issues, and every new version of one, as if RegisterProductDPP had been asked for it.
+ */
+export async function setAutomaticRegistration(db: AppDeps["db"], brand: { id: number }, actor: Actor, on: boolean): Promise<void> {
+  await db.transaction(async (trx) => {
+    if ((await registryAutoOf(trx, brand.id)) === on) return;
+    await setRegistryAuto(trx, brand.id, on);
+    await recordAudit(trx, brand.id, actor, { action: on ? "registry.automatic_on" : "registry.automatic_off", target: null, details: {} });
+  });
+}

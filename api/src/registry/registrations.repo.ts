@@ -1,0 +1,144 @@
+// SQL of the registry registrations (migration 038): one row per passport version, queued, worked under a lease by
+// the "registry-registration" job, and read back for the passport's header and the dashboard.
+import type { Knex } from "../db/knex";
+
+export type RegistrationState = "queued" | "registered" | "failed";
+
+export type RegistrationRow = {
+  id: string;
+  product_id: number;
+  version: number;
+  brand_id: number;
+  state: RegistrationState;
+  attempts: number;
+  next_attempt_at: Date;
+  registry_id: string | null;
+  data_hash: string | null;
+  proof_jwt: string | null;
+  proof_timestamp: Date | null;
+  registered_at: Date | null;
+  error: string | null;
+  created_at: Date;
+};
+
+const TABLE = "app.registry_registrations";
+
+/** Queues the registration of each (product, version) not queued before; answers every one's row, queued now or before. */
+export async function queueRegistrations(db: Knex, rows: Array<{ product_id: number; version: number; brand_id: number; data_hash: string }>): Promise<RegistrationRow[]> {
+  if (rows.length === 0) return [];
+  await db(TABLE).insert(rows).onConflict(["product_id", "version"]).ignore();
+  return db(TABLE)
+    .whereIn(
+      ["product_id", "version"],
+      rows.map((r) => [r.product_id, r.version]),
+    )
+    .select<RegistrationRow[]>("*");
+}
+
+/**
+ * Queues the latest anchored version of every passport of a brand with automatic registration that has no
+ * registration of that version (or a later one) yet: issuance and every new version. Answers how many it queued.
+ */
+export async function queueAutomaticRegistrations(db: Knex, limit: number): Promise<number> {
+  const result = await db.raw(
+    `INSERT INTO app.registry_registrations (product_id, version, brand_id, data_hash)
+     SELECT h.product_id, h.version, p.brand_id, h.data_hash
+       FROM app.brands b
+       JOIN app.products p ON p.brand_id = b.id
+       JOIN app.passport_version_history h ON h.product_id = p.id
+      WHERE b.registry_auto
+        AND h.version = (SELECT max(l.version) FROM app.passport_version_history l WHERE l.product_id = p.id)
+        AND NOT EXISTS (SELECT 1 FROM app.registry_registrations r WHERE r.product_id = p.id AND r.version >= h.version)
+      LIMIT ?
+     ON CONFLICT (product_id, version) DO NOTHING`,
+    [limit],
+  );
+  return (result as { rowCount: number }).rowCount;
+}
+
+/**
+ * Claims up to `limit` due registrations, oldest due first, for `leaseMs` (a crashed worker's claims lapse and are
+ * taken again): each claim counts as an attempt.
+ */
+export async function claimDueRegistrations(db: Knex, limit: number, leaseMs: number): Promise<RegistrationRow[]> {
+  const result = await db.raw(
+    `UPDATE app.registry_registrations SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ? / 1000.0), updated_at = now()
+      WHERE id IN (SELECT id FROM app.registry_registrations
+                    WHERE state = 'queued' AND next_attempt_at <= now()
+                    ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [leaseMs, limit],
+  );
+  return (result as { rows: RegistrationRow[] }).rows;
+}
+
+export async function markRegistered(db: Knex, id: string, fields: { registryId: string; proofJwt: string | null; proofTimestamp: Date | null }): Promise<void> {
+  await db(TABLE)
+    .where({ id, state: "queued" })
+    .update({ state: "registered", registry_id: fields.registryId, proof_jwt: fields.proofJwt, proof_timestamp: fields.proofTimestamp, registered_at: db.fn.now(), error: null, updated_at: db.fn.now() });
+}
+
+export async function markFailed(db: Knex, id: string, error: string): Promise<void> {
+  await db(TABLE).where({ id, state: "queued" }).update({ state: "failed", error: error.slice(0, 2000), updated_at: db.fn.now() });
+}
+
+/** Leaves the registration queued, due again after `delayMs`, with the reason it was not done this time. */
+export async function retryLater(db: Knex, ids: string[], error: string, delayMs: (attempts: number) => number, rows: RegistrationRow[]): Promise<void> {
+  for (const row of rows.filter((r) => ids.includes(r.id))) {
+    await db(TABLE)
+      .where({ id: row.id, state: "queued" })
+      .update({ next_attempt_at: new Date(Date.now() + delayMs(row.attempts)), error: error.slice(0, 2000), updated_at: db.fn.now() });
+  }
+}
+
+/** Sets a failed registration queued again (a new request for it), due now. */
+export async function requeueFailed(db: Knex, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db(TABLE).whereIn("id", ids).where("state", "failed").update({ state: "queued", next_attempt_at: db.fn.now(), error: null, updated_at: db.fn.now() });
+}
+
+/** The registration of a passport's version `version`, or of its latest registered or queued version. */
+export async function registrationOfVersion(db: Knex, productId: number, version?: number): Promise<RegistrationRow | undefined> {
+  const query = db(TABLE).where("product_id", productId);
+  if (version !== undefined) query.where("version", version);
+  return query.orderBy("version", "desc").first<RegistrationRow | undefined>("*");
+}
+
+/** Every registration of a passport, newest version first. */
+export async function registrationsOf(db: Knex, productId: number): Promise<RegistrationRow[]> {
+  return db(TABLE).where("product_id", productId).orderBy("version", "desc").select<RegistrationRow[]>("*");
+}
+
+export async function registrationsByIds(db: Knex, ids: string[]): Promise<RegistrationRow[]> {
+  return db(TABLE).whereIn("id", ids).orderBy("id").select<RegistrationRow[]>("*");
+}
+
+/** Turns a brand's automatic registration on or off. */
+export async function setRegistryAuto(db: Knex, brandId: number, on: boolean): Promise<void> {
+  await db("app.brands").where("id", brandId).update({ registry_auto: on });
+}
+
+export async function registryAutoOf(db: Knex, brandId: number): Promise<boolean> {
+  const row = await db("app.brands").where("id", brandId).first<{ registry_auto: boolean } | undefined>("registry_auto");
+  return row?.registry_auto ?? false;
+}
+
+/** The canonical content of each (product, version) that kept it (migration 033), keyed `<product_id>/<version>`. */
+export async function versionContents(db: Knex, pairs: Array<{ product_id: number; version: number }>): Promise<Map<string, string | null>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await db("app.passport_version_history")
+    .whereIn(
+      ["product_id", "version"],
+      pairs.map((p) => [p.product_id, p.version]),
+    )
+    .select<Array<{ product_id: number; version: number; content: string | null }>>("product_id", "version", "content");
+  return new Map(rows.map((r) => [`${r.product_id}/${r.version}`, r.content]));
+}
+
+/** The registration of the latest version asked for of the passport `dppId`, by its id (read alongside its row). */
+export async function registrationOfDpp(db: Knex, dppId: string): Promise<RegistrationRow | undefined> {
+  return db(TABLE)
+    .where("product_id", db("app.products").select("id").where("dpp_id", dppId))
+    .orderBy("version", "desc")
+    .first<RegistrationRow | undefined>("*");
+}
