@@ -41,6 +41,12 @@ function UploadForm() {
           <code>GOTS:issuer:number:2027-01-01</code>, several separated by <code>;</code>. A <code>gtin</code> with a <code>serial</code> names one
           item and may be used once; a <code>lot</code> or <code>serial</code> needs a GTIN. At most 20,000 rows and 10 MB.
         </p>
+        <p>
+          The textile passport&apos;s columns, from <code>production_date</code> to <code>image_urls</code>, may be left empty. The template fills them
+          for a garment made in five stages: one column per stage, written <code>Facility | country | gln:… | started | completed</code>, and
+          materials written <code>polyester 60% CN recycled 100% post-consumer; cotton 40% IN</code>. A cell that cannot be read fails its row, and
+          the failed rows&apos; file says which cell and why.
+        </p>
         <a className="button secondary" href="/api/dashboard/imports/template.csv" download="products-template.csv">
           Download the CSV template
         </a>

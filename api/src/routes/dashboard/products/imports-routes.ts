@@ -52,7 +52,9 @@ export function importRoutes(deps: AppDeps): Route[] {
         `${IMPORT_MAX_ROWS} rows, ${IMPORT_MAX_BYTES / 1024 / 1024} MB in all. fiber_composition is written ` +
         '"cotton:95;elastane:5", certifications "GOTS:issuer:number:2027-01-01[:evidence-url];…". Each row is checked ' +
         "as POST /api/v1/products checks a body; rows that fail are kept for the errors CSV and the others imported. A " +
-        "column named `error` is ignored, so a corrected errors CSV can be uploaded again. Nothing is minted.",
+        "column named `error` is ignored, so a corrected errors CSV can be uploaded again. Nothing is minted. The textile " +
+        "section's columns (production_date, hs_code, cn_code, stage_*, materials, substances, durability, care_symbols, …) " +
+        "are described in docs/textile.md; a cell of them that cannot be read fails its row, naming the column.",
       rawBody: ["text/csv"],
       body: { type: "string", maxLength: IMPORT_MAX_BYTES, description: "the CSV file" },
       responses: {
