@@ -40,6 +40,7 @@ import { tlsAskRouter } from "./routes/tls/router";
 import { interopRouter } from "./routes/interop/router";
 import { expandCompressedDigitalLinks, gs1Router, refuseUnknownDigitalLinkPaths } from "./routes/gs1/router";
 import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
+import { dashboardAccessRouter } from "./routes/dashboard/access/router";
 import { hostRouting } from "./middleware/host-routing";
 import { dppLifecycleRouter, resultErrors } from "./routes/dpp-lifecycle/router";
 
@@ -106,6 +107,7 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     dashboardOrdersRouter(deps, openapi),
     dashboardDomainsRouter(deps, openapi),
     dashboardArchiveRouter(deps, openapi),
+    dashboardAccessRouter(deps, openapi),
     tlsAskRouter(deps, openapi),
     dashboardAppRouter(deps, openapi),
   ];

@@ -110,3 +110,26 @@ export class ServiceUnavailableError extends AppError {
     super(503, "SERVICE_UNAVAILABLE", message, undefined, { "Retry-After": String(retryAfterSeconds) });
   }
 }
+
+/**
+ * 401: a reader's credential on a passport read (docs/access.md) was sent and is wrong. No credential is a public
+ * read; a bad one is never read as public. READER_KEY_INVALID: an unknown or revoked reader, authority or API key;
+ * CREDENTIAL_INVALID: a role credential that is malformed, forged (its signature fails) or states no role;
+ * CREDENTIAL_EXPIRED; CREDENTIAL_AUDIENCE: made out to another service; CREDENTIAL_UNTRUSTED_ISSUER: its issuer is
+ * not on the operator's trust list.
+ */
+export class ReaderCredentialError extends AppError {
+  constructor(
+    code: "READER_KEY_INVALID" | "CREDENTIAL_INVALID" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_AUDIENCE" | "CREDENTIAL_UNTRUSTED_ISSUER",
+    message: string,
+  ) {
+    super(401, code, message, undefined, { "WWW-Authenticate": 'Bearer realm="passport-readers"' });
+  }
+}
+
+/** 403 ACCESS_CLASS_REQUIRED: the element (or a version's exact bytes) is shown only to a reader of a narrower class. */
+export class AccessClassRequiredError extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(403, "ACCESS_CLASS_REQUIRED", message, details);
+  }
+}

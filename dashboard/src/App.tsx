@@ -9,6 +9,7 @@ import { AccountScreen } from "./screens/account/AccountScreen";
 import { AcceptInviteScreen } from "./screens/accept-invite/AcceptInviteScreen";
 import { ApiKeysScreen } from "./screens/api-keys/ApiKeysScreen";
 import { AuditScreen } from "./screens/audit/AuditScreen";
+import { AccessScreen } from "./screens/access/AccessScreen";
 import { BrandingScreen } from "./screens/branding/BrandingScreen";
 import { ForgotPasswordScreen } from "./screens/forgot-password/ForgotPasswordScreen";
 import { ImportScreen } from "./screens/imports/ImportScreen";
@@ -166,6 +167,11 @@ function SignedIn() {
         <Route path="/team">
           <Requires permission="team.manage" what="managing the team">
             <TeamScreen />
+          </Requires>
+        </Route>
+        <Route path="/access">
+          <Requires permission="dashboard.read" what="reading who read your passports">
+            <AccessScreen />
           </Requires>
         </Route>
         <Route path="/audit">

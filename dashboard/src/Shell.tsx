@@ -25,6 +25,7 @@ const NAV: NavItem[] = [
   { href: "/gateway-keys", label: "Gateway keys", permission: "payments.manage" },
   { href: "/team", label: "Team", permission: "team.manage" },
   { href: "/audit", label: "Audit log", permission: "team.manage" },
+  { href: "/access", label: "Passport access", permission: "dashboard.read" },
   { href: "/usage", label: "Plan and usage", permission: "dashboard.read" },
   { href: "/account", label: "Account", permission: "account.own" },
 ];

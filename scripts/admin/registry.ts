@@ -12,6 +12,7 @@ export const MODULES: Array<() => Promise<{ commands: AdminCommand[] }>> = [
   () => import("./tags"),
   () => import("./factories"),
   () => import("./eu-registry"),
+  () => import("./access"),
 ];
 
 export async function loadCommands(): Promise<AdminCommand[]> {

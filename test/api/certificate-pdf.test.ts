@@ -317,7 +317,7 @@ describe("certificate PDF", () => {
       const pages = await pagesOf(await renderCertificatePdf(textile()));
       expect(pages.length).to.be.at.least(2);
       const first = pages[0]!.runs.map((run) => run.text).join(" ");
-      expect(first).to.include("DATA HASH").and.not.include("MADE WHERE");
+      expect(first).to.include("DATA HASH").and.include("TEXTILE PASSPORT").and.not.include("MADE WHERE");
       // The passport's own carbon figure goes with its method, not as a bare rating on the first page.
       expect(first).not.to.include("CARBON").and.not.include("rating B");
       const rest = pages.slice(1).flatMap((page) => page.runs.map((run) => run.text)).join(" ");

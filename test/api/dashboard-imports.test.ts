@@ -386,6 +386,7 @@ describe("dashboard: CSV product import", () => {
         materials: "Polyester 60 % cn Recycled 100% Post Consumer; COTTON 40%",
         care_symbols: "Wash 30; do-not-bleach; LINE DRY",
         durability: "Colour fastness washing | ISO 105-C06 | 4-5",
+        substances: "Antimony trioxide | 1309-64-4 | | 0.015 % | fibres | bound in the fibre; no exposure in use",
         carbon_kg_co2e: "5,1",
         carbon_method: "PEF study",
         carbon_study_reference: "Tee PEF 2026, PEFCR Apparel 1.3, verified by TÜV",
@@ -437,6 +438,10 @@ describe("dashboard: CSV product import", () => {
       { fibre: "cotton", mass_percent: 40 },
     ]);
     expect(loose.care.symbols).to.deep.equal(["wash_30", "do_not_bleach", "line_dry"]);
+    // A ";" inside a safe-use note does not start a new substance: a piece with no "|" belongs to the one before.
+    expect(loose.substances_of_concern).to.deep.equal([
+      { name: "Antimony trioxide", cas: "1309-64-4", concentration_percent: 0.015, location: "fibres", safe_use: "bound in the fibre; no exposure in use" },
+    ]);
     expect(loose.durability).to.deep.equal([{ property: "colour_fastness_washing", standard: "ISO 105-C06", result: "4-5" }]);
     expect(loose.carbon).to.deep.equal({ method: "pef_study", kg_co2e: 5.1, study_reference: "Tee PEF 2026, PEFCR Apparel 1.3, verified by TÜV" });
   });

@@ -196,6 +196,7 @@ function drawProductSection(painter: Painter, input: CertificatePdfInput, sectio
   // A textile passport's own figure is printed with its method on its textile page, and not beside a second one here.
   if (input.carbon && !input.textile?.carbon) rows.push({ label: t.carbonFootprint, value: formatCarbon(input.carbon, t) });
   if (input.lineage) rows.push({ label: t.pdfCovers, value: t.pdfLineage(input.lineage.granularity, input.lineage) });
+  if (input.textile) rows.push({ label: t.pdfTextile, value: t.pdfTextileFollows });
   for (const row of rows) top = painter.row(row, top, rowsWidth);
 
   // The QR column starts level with the section heading.

@@ -36,8 +36,9 @@ import * as dppHeader from "./migrations/033-dpp-header";
 import * as bulkIssuance from "./migrations/034-bulk-issuance";
 import * as listIndexes from "./migrations/035-list-indexes";
 import * as textileContent from "./migrations/036-textile-content";
-import * as registryRegistrations from "./migrations/038-registry-registrations";
 import * as stageConfirmations from "./migrations/037-stage-confirmations";
+import * as registryRegistrations from "./migrations/038-registry-registrations";
+import * as accessClasses from "./migrations/039-access-classes";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -81,8 +82,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "034-bulk-issuance": bulkIssuance,
   "035-list-indexes": listIndexes,
   "036-textile-content": textileContent,
-  "038-registry-registrations": registryRegistrations,
   "037-stage-confirmations": stageConfirmations,
+  "038-registry-registrations": registryRegistrations,
+  "039-access-classes": accessClasses,
 };
 
 const source: Knex.MigrationSource<string> = {

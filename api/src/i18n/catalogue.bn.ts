@@ -365,6 +365,7 @@ export const BN: Messages = {
   pdfCarbon: (kg, rating) => `${kg}, রেটিং ${rating}`,
   pdfCovers: "আওতা",
   pdfTextile: "বস্ত্র পাসপোর্ট",
+  pdfTextileFollows: "কোথায় তৈরি, উপাদান, রাসায়নিক, টেকসইতা, যত্ন, মেরামত ও কার্বন: পরের পৃষ্ঠাগুলোতে",
   pdfTextileContinued: (uid) => `${uid}-এর বস্ত্র পাসপোর্ট (চলমান)`,
   pdfLineage: (granularity, links) =>
     [

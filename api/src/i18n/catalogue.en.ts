@@ -393,6 +393,7 @@ export const EN = {
   pdfCarbon: (kg: string, rating: string) => `${kg}, rating ${rating}`,
   pdfCovers: "Covers",
   pdfTextile: "Textile passport",
+  pdfTextileFollows: "Made where, materials, substances, durability, care, repair and carbon: on the next pages",
   pdfTextileContinued: (uid: string) => `Textile passport of ${uid} (continued)`,
   pdfLineage: (granularity: "model" | "batch" | "item", links: { model?: string; batch?: string; lot?: string | null }) =>
     [

@@ -103,9 +103,9 @@ export function textileFromCells(cells: Cells): { textile?: TextileData; problem
 
   const stages: unknown[] = [];
   for (const [column, stage] of Object.entries(STAGE_COLUMNS) as Array<[keyof typeof STAGE_COLUMNS, (typeof TEXTILE_STAGES)[number]]>) {
-    entriesOf(cells[column]).forEach((entry, i) => {
+    pipedEntriesOf(cells[column]).forEach((entry, i) => {
       const read = stageEntry(stage, entry);
-      if (typeof read === "string") fail(column, `${entryLabel(cells[column]!, i)}${read}`);
+      if (typeof read === "string") fail(column, `${entryLabel(cells[column]!, i, true)}${read}`);
       else {
         from(`textile.stages.${stages.length}`, column);
         stages.push(read);
@@ -118,10 +118,10 @@ export function textileFromCells(cells: Cells): { textile?: TextileData; problem
   materials.forEach((_, i) => from(`textile.materials.${i}`, "materials"));
   if (cells.materials) from("textile.materials", "materials");
   if (materials.length > 0) textile.materials = materials;
-  const substances = listColumn(cells, "substances", substanceEntry, fail);
+  const substances = listColumn(cells, "substances", substanceEntry, fail, true);
   if (cells.substances) from("textile.substances_of_concern", "substances");
   if (substances.length > 0) textile.substances_of_concern = substances;
-  const durability = listColumn(cells, "durability", durabilityEntry, fail);
+  const durability = listColumn(cells, "durability", durabilityEntry, fail, true);
   if (cells.durability) from("textile.durability", "durability");
   if (durability.length > 0) textile.durability = durability;
 
@@ -209,9 +209,22 @@ function entriesOf(cell: string | undefined): string[] {
   return (cell ?? "").split(";").map((entry) => entry.trim()).filter((entry) => entry !== "");
 }
 
+/**
+ * The entries of a cell whose entries are "a | b | c": split at ";", but a piece with no "|" belongs to the entry before
+ * it, so a safe-use note or a facility name may hold a ";" ("bound in the fibre; no exposure").
+ */
+function pipedEntriesOf(cell: string | undefined): string[] {
+  const entries: string[] = [];
+  for (const piece of entriesOf(cell)) {
+    if (!piece.includes("|") && entries.length > 0) entries[entries.length - 1] += `; ${piece}`;
+    else entries.push(piece);
+  }
+  return entries;
+}
+
 /** "entry 2 ("…"): " when the cell has several entries, so the message says which one. */
-function entryLabel(cell: string, i: number): string {
-  const entries = entriesOf(cell);
+function entryLabel(cell: string, i: number, piped = false): string {
+  const entries = piped ? pipedEntriesOf(cell) : entriesOf(cell);
   return entries.length > 1 ? `entry ${i + 1} ("${clip(entries[i]!)}"): ` : "";
 }
 
@@ -225,11 +238,17 @@ function percentOf(text: string): number | undefined {
   return match ? Number(match[1]!.replace(",", ".")) : undefined;
 }
 
-function listColumn(cells: Cells, column: TextileColumn, read: (entry: string) => unknown, fail: (column: TextileColumn, problem: string) => void): unknown[] {
+function listColumn(
+  cells: Cells,
+  column: TextileColumn,
+  read: (entry: string) => unknown,
+  fail: (column: TextileColumn, problem: string) => void,
+  piped = false,
+): unknown[] {
   const out: unknown[] = [];
-  entriesOf(cells[column]).forEach((entry, i) => {
+  (piped ? pipedEntriesOf(cells[column]) : entriesOf(cells[column])).forEach((entry, i) => {
     const value = read(entry);
-    if (typeof value === "string") fail(column, `${entryLabel(cells[column]!, i)}${value}`);
+    if (typeof value === "string") fail(column, `${entryLabel(cells[column]!, i, piped)}${value}`);
     else out.push(value);
   });
   return out;

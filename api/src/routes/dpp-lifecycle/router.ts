@@ -2,6 +2,9 @@
 // take the brand's API key and X-Service-Brand and are metered like v1. Errors are EN 18222's Result object.
 import type Router from "@koa/router";
 import type { AppDeps, AppState } from "../../deps";
+import { visibleDpp, visibleElement, visibleVersionBytes } from "../../access/reads";
+import { markReaderResponse, requestReader } from "../../middleware/reader";
+import type { Reader } from "../../access/readers";
 import { ValidationError } from "../../errors";
 import type { Logger } from "../../logger";
 import { catchErrors } from "../../middleware/error-handler";
@@ -63,6 +66,8 @@ const result = (description: string): RouteResponse => ({ description, schema: {
 /** The answers every route here may give besides its own, as Result objects. */
 const READ_ERRORS = {
   "400": result("a malformed identifier, date or path (BAD_REQUEST)"),
+  "401": result("a reader credential that fails: READER_KEY_INVALID, CREDENTIAL_INVALID, CREDENTIAL_EXPIRED, CREDENTIAL_AUDIENCE, CREDENTIAL_UNTRUSTED_ISSUER (docs/access.md)"),
+  "403": result("an element, or a version's exact bytes, above the reader's access class (ACCESS_CLASS_REQUIRED)"),
   "404": result("no such passport, version or element (NOT_FOUND)"),
   "422": result("a parameter out of its range (VALIDATION_ERROR)"),
 };
@@ -83,6 +88,19 @@ export function resultErrors(logger: Logger) {
     return { messages: [entry(message, code), ...(details ?? []).map((d) => entry(`${d.field}: ${d.problem}`, code))] };
   });
   return (ctx: Parameters<typeof middleware>[0], next: () => Promise<unknown>) => (ctx.path.startsWith(DPP_LIFECYCLE_PREFIX) ? middleware(ctx, next) : next());
+}
+
+/** The headers an element read or a version's bytes says the reader's view with (their bodies are EN 18222's own). */
+function sendAccessHeaders(ctx: { set: (name: string, value: string) => void }, access: { class: string; withheld: string[] }) {
+  ctx.set("DPP-Access-Class", access.class);
+  if (access.withheld.length > 0) ctx.set("DPP-Withheld-Elements", access.withheld.join(","));
+}
+
+/** A reader's answer is rendered for it alone (and logged); the public's is shared through `reads` (below). */
+async function sendRead(ctx: Parameters<typeof sendJson>[0], reader: Reader, shared: (render: () => Promise<unknown>) => Promise<void>, render: () => Promise<unknown>) {
+  markReaderResponse(ctx, reader);
+  if (reader.class === "public") return shared(render);
+  sendJson(ctx, renderJson(await render()));
 }
 
 const representationOf = (query: { representation?: string }): Representation => (query.representation === "full" ? "full" : "compressed");
@@ -144,7 +162,10 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       responses: { "200": dpp("the passport: EN 18223 header, the content section keyed by its specification id, and its anchor"), ...READ_ERRORS },
       handler: async (ctx) => {
         const representation = representationOf(ctx.query);
-        await reads.send(ctx, `${representation} ${ctx.params.dppId}`, () => readDpp(deps, ctx.params.dppId, representation));
+        const reader = await requestReader(deps, ctx);
+        await sendRead(ctx, reader, (render) => reads.send(ctx, `${representation} ${ctx.params.dppId}`, render), async () =>
+          visibleDpp(deps, reader, await readDpp(deps, ctx.params.dppId, representation), "ReadDPPById"),
+        );
       },
     }),
     defineRoute({
@@ -161,7 +182,10 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       handler: async (ctx) => {
         const key = keyOf(ctx.params.productId, "productId");
         const representation = representationOf(ctx.query);
-        await reads.send(ctx, `${representation} ${JSON.stringify(key)}`, () => readDppByProductId(deps, key, representation));
+        const reader = await requestReader(deps, ctx);
+        await sendRead(ctx, reader, (render) => reads.send(ctx, `${representation} ${JSON.stringify(key)}`, render), async () =>
+          visibleDpp(deps, reader, await readDppByProductId(deps, key, representation), "ReadDPPByProductId"),
+        );
       },
     }),
     defineRoute({
@@ -176,7 +200,9 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       query: dateQuery,
       responses: { "200": dpp("the passport as it was then"), ...READ_ERRORS },
       handler: async (ctx) => {
-        ctx.body = await readDppAt(deps, ctx.params.dppId, instantOf(ctx.query.date), representationOf(ctx.query));
+        const reader = await requestReader(deps, ctx);
+        markReaderResponse(ctx, reader);
+        ctx.body = await visibleDpp(deps, reader, await readDppAt(deps, ctx.params.dppId, instantOf(ctx.query.date), representationOf(ctx.query)), "ReadDPPVersionByIdAndDate");
       },
     }),
     defineRoute({
@@ -256,7 +282,13 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       query: representationQuery,
       responses: { "200": { description: "the element", schema: elementReadSchema }, ...READ_ERRORS },
       handler: async (ctx) => {
-        ctx.body = await readElement(deps, ctx.params.dppId, ctx.params.elementPath, representationOf(ctx.query));
+        const reader = await requestReader(deps, ctx);
+        markReaderResponse(ctx, reader);
+        const { body, access } = await visibleElement(deps, reader, ctx.params.dppId, ctx.params.elementPath, () =>
+          readElement(deps, ctx.params.dppId, ctx.params.elementPath, representationOf(ctx.query)),
+        );
+        sendAccessHeaders(ctx, access);
+        ctx.body = body;
       },
     }),
     defineRoute({
@@ -317,8 +349,11 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
       params: versionParams,
       responses: { "200": { description: "the canonical JSON, byte for byte", schema: canonicalContentSchema }, ...READ_ERRORS },
       handler: async (ctx) => {
+        const reader = await requestReader(deps, ctx);
+        markReaderResponse(ctx, reader);
+        const bytes = await dppVersionContent(deps, ctx.params.dppId, Number(ctx.params.version));
         ctx.type = "application/json";
-        ctx.body = await dppVersionContent(deps, ctx.params.dppId, Number(ctx.params.version));
+        ctx.body = await visibleVersionBytes(deps, reader, ctx.params.dppId, bytes);
       },
     }),
   ]);

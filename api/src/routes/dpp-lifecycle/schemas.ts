@@ -1,6 +1,7 @@
 // JSON Schemas of the EN 18222 lifecycle API (docs/dpp-api.md): path and query parameters, the create and patch
 // bodies, the passport in both representations, and EN 18222's Result error object.
 import type { JsonSchema } from "../../validation";
+import { accessBlockSchema } from "../../access/schemas";
 import { createProductBody } from "../../products/product-schema";
 import { passportIdentitySchema } from "../dpp/schemas";
 
@@ -235,6 +236,7 @@ export const dppSchema: JsonSchema = {
     anchor: anchorSchema,
     registration: { oneOf: [{ type: "null" }, registrationSchema] },
     elements: { type: "array", items: { $ref: "#/components/schemas/DataElement" } },
+    access: accessBlockSchema,
   },
   additionalProperties: {
     type: "object",

@@ -4,6 +4,7 @@ import { CONTENT_SCHEMAS } from "../../passports/content";
 import { textileSchema } from "../../passports/textile";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
+import { accessBlockSchema } from "../../access/schemas";
 
 import { UID_PATTERN } from "../../passports/uid";
 
@@ -195,14 +196,15 @@ const lineageSchema: JsonSchema = {
 export const publicRecordSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["uid", "content", "manufacturer", "supply_chain_events", "blockchain", "textile_stages", "links", "lineage"],
+  required: ["uid", "content", "supply_chain_events", "blockchain", "textile_stages", "links", "lineage"],
   properties: {
     uid: { type: "string" },
-    content: contentSchema,
+    content: { ...contentSchema, description: "the anchored content, less the elements above the reader's access class (listed in access.withheld; docs/access.md)" },
+    access: accessBlockSchema,
     manufacturer: {
       type: ["object", "null"],
       additionalProperties: false,
-      description: "the maker, outside the anchored content: whether it confirmed making the product can change after the mint",
+      description: "the maker, outside the anchored content: whether it confirmed making the product can change after the mint; absent when content.manufacturer is withheld from the reader",
       required: ["factory_id", "name", "city", "country", "verified", "attribution"],
       properties: {
         ...factorySchema,

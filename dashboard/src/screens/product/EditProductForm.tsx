@@ -10,6 +10,7 @@ import { Section } from "../../ui/Page";
 import { CertificationFields, draftsOf, parseCertifications, sameCertifications, type CertificationDraft } from "../products/CertificationFields";
 import { fibresOf, formatFibres, parseFibres } from "../products/fibres";
 import { Gs1Fields } from "../products/Gs1Fields";
+import { problemIn, sameTextile, TextileFields, textileDraftOf, textileOf } from "../products/TextileFields";
 import { TranslationFields } from "../products/TranslationFields";
 
 function formOf(product: ProductDetail) {
@@ -34,11 +35,14 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
   const [fibreProblem, setFibreProblem] = useState<string>();
   const [certifications, setCertifications] = useState<CertificationDraft[]>(() => draftsOf(product.certifications));
   const [certificationProblems, setCertificationProblems] = useState(new Map<string, string>());
+  const [textile, setTextile] = useState(() => textileDraftOf(product.textile));
+  const [textileProblems, setTextileProblems] = useState(new Map<string, string>());
   const save = useAction();
   const minted = product.passport_status !== "unissued";
   const original = formOf(product);
   const set = (key: keyof ReturnType<typeof formOf>) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
-  const problem = (field: string) => certificationProblems.get(field) ?? save.error?.problemWith(field);
+  const problem = (field: string) => certificationProblems.get(field) ?? problemIn(textileProblems, field) ?? save.error?.problemWith(field);
+  const exactProblem = (field: string) => textileProblems.get(field) ?? save.error?.details.find((detail) => detail.field === field)?.problem;
 
   return (
     <Section title="Edit product" id="edit-product">
@@ -50,7 +54,9 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
           setFibreProblem(parseProblem);
           const declared = parseCertifications(certifications);
           setCertificationProblems(declared.problems);
-          if (parseProblem || declared.problems.size > 0) return focusFirstInvalid(event.currentTarget);
+          const section = textileOf(textile);
+          setTextileProblems(section.problems);
+          if (parseProblem || declared.problems.size > 0 || section.problems.size > 0) return focusFirstInvalid(event.currentTarget);
           // Only what changed is sent, so an untouched field keeps its exact stored value.
           const patch: ProductPatch = {};
           if (form.name.trim() !== original.name) patch.name = form.name.trim();
@@ -62,6 +68,8 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
           if (formatFibres(fibres) !== original.fibres) patch.fiber_composition = fibres;
           // The whole list is sent: an emptied one removes every certification.
           if (!sameCertifications(certifications, draftsOf(product.certifications))) patch.certifications = declared.certifications;
+          // The textile section is sent whole; emptied, it is removed (null) and the passport goes back to version 3.
+          if (!sameTextile(textile, textileDraftOf(product.textile))) patch.textile = section.textile ?? null;
           // An emptied field is sent empty: it removes the identifier (and a removed GTIN its lot and serial).
           for (const key of ["gtin", "lot", "serial"] as const) if (form[key].trim() !== original[key]) patch[key] = form[key].trim();
           // The Bengali pair: an emptied name removes the translation.
@@ -77,6 +85,7 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
             onSaved(saved);
             setForm(formOf(saved));
             setCertifications(draftsOf(saved.certifications));
+            setTextile(textileDraftOf(saved.textile));
             // Price, currency and translations are not part of the anchored content.
             const anchored = Object.keys(patch).some((key) => !["price", "currency", "translations"].includes(key));
             return minted && anchored ? "Saved. The new data hash is being anchored on chain." : "Saved.";
@@ -101,6 +110,7 @@ export function EditProductForm({ product, onSaved }: { product: ProductDetail; 
         <CertificationFields drafts={certifications} onChange={setCertifications} problem={problem} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <TextileFields draft={textile} onChange={setTextile} problem={problem} exact={exactProblem} />
         <TranslationFields values={form} set={set} problem={problem} />
         <ActionStatus action={save} busyText={minted ? "Saving and anchoring…" : "Saving…"} />
         <button type="submit" aria-disabled={save.busy || undefined}>

@@ -10,6 +10,7 @@ import { Section } from "../../ui/Page";
 import { CertificationFields, parseCertifications, type CertificationDraft } from "./CertificationFields";
 import { parseFibres } from "./fibres";
 import { Gs1Fields } from "./Gs1Fields";
+import { EMPTY_TEXTILE, problemIn, TextileFields, textileOf } from "./TextileFields";
 import { TranslationFields } from "./TranslationFields";
 
 const EMPTY = { sku: "", name: "", category: "", price: "", currency: "BDT", fabric_type: "", description: "", care_instructions: "", fibres: "", country: "", factory_id: "", gtin: "", lot: "", serial: "", bn_name: "", bn_description: "" };
@@ -20,9 +21,13 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
   const [bengaliProblem, setBengaliProblem] = useState<string>();
   const [certifications, setCertifications] = useState<CertificationDraft[]>([]);
   const [certificationProblems, setCertificationProblems] = useState(new Map<string, string>());
+  const [textile, setTextile] = useState(EMPTY_TEXTILE);
+  const [textileProblems, setTextileProblems] = useState(new Map<string, string>());
   const create = useAction();
   const set = (key: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
-  const problem = (field: string) => (field === "translations.bn.name" ? bengaliProblem : undefined) ?? certificationProblems.get(field) ?? create.error?.problemWith(field);
+  const problem = (field: string) =>
+    (field === "translations.bn.name" ? bengaliProblem : undefined) ?? certificationProblems.get(field) ?? problemIn(textileProblems, field) ?? create.error?.problemWith(field);
+  const exactProblem = (field: string) => textileProblems.get(field) ?? create.error?.details.find((detail) => detail.field === field)?.problem;
 
   const submit = (formElement: HTMLFormElement) => {
     const { fibres, problem: parseProblem } = parseFibres(form.fibres);
@@ -32,7 +37,9 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
     setBengaliProblem(bengaliNameMissing);
     const declared = parseCertifications(certifications);
     setCertificationProblems(declared.problems);
-    if (parseProblem || bengaliNameMissing || declared.problems.size > 0) return focusFirstInvalid(formElement);
+    const section = textileOf(textile);
+    setTextileProblems(section.problems);
+    if (parseProblem || bengaliNameMissing || declared.problems.size > 0 || section.problems.size > 0) return focusFirstInvalid(formElement);
     const body: CreateProductBody = {
       sku: form.sku.trim(),
       name: form.name.trim(),
@@ -49,12 +56,14 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
       ...(form.gtin.trim() ? { gtin: form.gtin.trim() } : {}),
       ...(form.lot.trim() ? { lot: form.lot.trim() } : {}),
       ...(form.serial.trim() ? { serial: form.serial.trim() } : {}),
+      ...(section.textile ? { textile: section.textile } : {}),
       ...(form.bn_name.trim() ? { translations: { bn: { name: form.bn_name.trim(), description: form.bn_description.trim() } } } : {}),
     };
     void create.run(async () => {
       const product = await dataOf(api.POST("/api/dashboard/products", { body }));
       setForm(EMPTY);
       setCertifications([]);
+      setTextile(EMPTY_TEXTILE);
       onCreated(product.uid);
       return `Product ${product.uid} created.`;
     });
@@ -90,6 +99,7 @@ export function CreateProductForm({ onCreated }: { onCreated: (uid: string) => v
         <CertificationFields drafts={certifications} onChange={setCertifications} problem={problem} />
         <TextAreaField label="Description" maxLength={2000} value={form.description} onChange={set("description")} error={problem("description")} />
         <TextAreaField label="Care instructions" maxLength={500} rows={2} value={form.care_instructions} onChange={set("care_instructions")} error={problem("care_instructions")} />
+        <TextileFields draft={textile} onChange={setTextile} problem={problem} exact={exactProblem} />
         <TranslationFields values={form} set={set} problem={problem} />
         <ActionStatus action={create} busyText="Creating the product…" />
         <div className="actions">

@@ -24,13 +24,16 @@ export const productListQuery = {
   },
 } as const;
 
-/** What PATCH may change: the create body's fields, except the maker (recorded on chain at the mint). */
+/**
+ * What PATCH may change: the create body's fields, except the maker (recorded on chain at the mint); the textile
+ * section is replaced whole, and null removes it (the passport goes back to content version 3).
+ */
 const { factory_id: _maker, ...editable } = createProductBody.properties;
 export const editProductBody = {
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: editable,
+  properties: { ...editable, textile: { ...textileSchema, type: ["object", "null"], description: "the whole textile section (docs/textile.md); null removes it" } },
 } as const;
 
 export const tagBody = {
