@@ -21,6 +21,9 @@ const httpsOrLocal = (url: string | undefined): string | null => (url && /^https
 /** A date that does not break at its hyphens (non-breaking hyphens), inside a sentence that may wrap. */
 const unbroken = (date: string) => date.replace(/-/g, "\u2011");
 
+/** Short codes joined by " · ", each kept on one line. */
+const unbrokenList = (items: string[]) => items.map((item, i) => html`${i > 0 ? " · " : ""}<span class="nowrap">${item}</span>`);
+
 /** A country as its code in a chip and its name in the page's language: a code reads on every phone, a flag does not. */
 function country(code: string, lang: Lang): SafeHtml {
   return html`<span class="cc" aria-hidden="true">${code}</span> ${countryName(code, lang)}`;
@@ -96,7 +99,7 @@ export function substancesCard(textile: TextileData, lang: Lang, mark: Inherited
   if (substances.length === 0) return html``;
   return html`<section class="card"><h2>${t.substancesOfConcern}${mark(["textile.substances_of_concern"])}</h2><ul class="plain">${substances.map((s) => {
     const ids = [s.cas ? t.substanceIds(s.cas, null) : "", s.ec ? t.substanceIds(null, s.ec) : ""].filter(Boolean);
-    return html`<li class="substance"><p><strong>${s.name}</strong></p>${ids.length > 0 ? html`<p class="muted mono">${ids.map((id, i) => html`${i > 0 ? " · " : ""}<span class="nowrap">${id}</span>`)}</p>` : ""}<dl class="facts">
+    return html`<li class="substance"><p><strong>${s.name}</strong></p>${ids.length > 0 ? html`<p class="muted mono">${unbrokenList(ids)}</p>` : ""}<dl class="stacked">
 <dt>${t.concentrationLabel}</dt><dd>${t.concentration(s.concentration_percent)}</dd>
 <dt>${t.whereInProduct}</dt><dd>${s.location}</dd>
 ${s.safe_use ? html`<dt>${t.safeUse}</dt><dd>${s.safe_use}</dd>` : ""}</dl></li>`;
@@ -139,7 +142,7 @@ export function endOfLifeCard(textile: TextileData, lang: Lang, mark: InheritedM
   const end = textile.end_of_life;
   const link = httpsOnly(end?.take_back_url);
   if (!end || (!end.recyclability && !end.take_back && !link)) return html``;
-  return html`<section class="card"><h2>${t.endOfLife}${mark(["textile.end_of_life"])}</h2><dl class="facts">
+  return html`<section class="card"><h2>${t.endOfLife}${mark(["textile.end_of_life"])}</h2><dl class="stacked">
 ${end.recyclability ? html`<dt>${t.recyclability}</dt><dd>${end.recyclability}</dd>` : ""}
 ${end.take_back ? html`<dt>${t.takeBack}</dt><dd>${end.take_back}</dd>` : ""}</dl>${
     link ? html`<a class="button plain" href="${link}" rel="noopener noreferrer">${t.takeBackLink}</a>` : ""
@@ -149,11 +152,11 @@ ${end.take_back ? html`<dt>${t.takeBack}</dt><dd>${end.take_back}</dd>` : ""}</d
 export function productDetailsCard(textile: TextileData, lang: Lang, mark: InheritedMark): SafeHtml {
   const t = messagesFor(lang);
   const code = textile.commodity_code;
-  const codes = code ? t.commodityCodes(code.hs6 ?? null, code.cn8 ?? null) : "";
-  if (!textile.production_date && !codes) return html``;
+  const codes = [code?.hs6 ? t.commodityCodes(code.hs6, null) : "", code?.cn8 ? t.commodityCodes(null, code.cn8) : ""].filter(Boolean);
+  if (!textile.production_date && codes.length === 0) return html``;
   return html`<section class="card"><h2>${t.productDetails}${mark(["textile.production_date", "textile.commodity_code"])}</h2><dl class="facts">
 ${textile.production_date ? html`<dt>${t.productionDate}</dt><dd>${textile.production_date}</dd>` : ""}
-${codes ? html`<dt>${t.commodityCode}</dt><dd class="mono">${codes}</dd>` : ""}</dl></section>`;
+${codes.length > 0 ? html`<dt>${t.commodityCode}</dt><dd class="mono">${unbrokenList(codes)}</dd>` : ""}</dl></section>`;
 }
 
 /** Fixed CSS of the textile cards (appended to the theme; never input). Photos scroll sideways on a phone. */
@@ -169,6 +172,10 @@ export const TEXTILE_CSS = `
 .made-where .facility{font-weight:500}
 .attest{font-size:14px}
 .recycled-total{font-weight:600;color:#116329}
+dl.stacked{margin:0}
+dl.stacked dt{font-size:14px;margin:6px 0 0}
+dl.stacked dd{margin:0}
+dl.stacked + .button{margin-top:12px}
 .substance{border-top:1px solid #eaeef2;padding:8px 0}
 .substance:first-child{border-top:0;padding-top:0}
 ul.care-symbols{list-style:none;padding:0;margin:0 0 8px;display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:12px 8px}
