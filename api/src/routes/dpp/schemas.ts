@@ -274,7 +274,12 @@ export const publicRecordSchema: JsonSchema = {
         properties: {
           index: { type: "integer", minimum: 0, description: "the stage's position in content.textile.stages" },
           stage: textileSchema.properties.stages.items.properties.stage,
-          facility: textileSchema.properties.stages.items.properties.facility,
+          facility: {
+            type: "object",
+            additionalProperties: false,
+            description: "as declared, less the name or identifier the reader's access class withholds (docs/access.md)",
+            properties: textileSchema.properties.stages.items.properties.facility.properties,
+          },
           started: textileSchema.properties.stages.items.properties.started,
           completed: textileSchema.properties.stages.items.properties.completed,
           attribution: { enum: ["confirmed_by_facility", "declared_by_brand"] },
