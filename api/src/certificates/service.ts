@@ -5,6 +5,8 @@ import { NotFoundError } from "../errors";
 import { issuePassport, type Issuance } from "../passports/issuance";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
 import { passportContentFor } from "../passports/content";
+import { publicPassport } from "../passports/public-passport";
+import { buildPublicRecord } from "../passports/public-record";
 import type { EffectiveLimits } from "../plans/catalogue";
 import type { CertificatePdfInput } from "./pdf";
 import { brandProduct } from "../products/service";
@@ -47,7 +49,7 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
     carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
     ...lineageLine(product),
-    ...textilePart(product),
+    ...(await textilePart(deps, product)),
   };
 }
 
@@ -65,8 +67,16 @@ function lineageLine(product: ProductRow): Pick<CertificatePdfInput, "lineage"> 
   };
 }
 
-/** The anchored textile section (content version 4), printed on the certificate's textile pages. */
-function textilePart(product: ProductRow): Pick<CertificatePdfInput, "textile"> {
+/**
+ * The anchored textile section (content version 4), printed on the certificate's textile pages, and the facilities'
+ * confirmations of its stages as the public record has them (read only for a passport with stages).
+ */
+async function textilePart(deps: AppDeps, product: ProductRow): Promise<Pick<CertificatePdfInput, "textile" | "stageAttestations">> {
   const { textile } = passportContentFor(product);
-  return textile ? { textile } : {};
+  if (!textile) return {};
+  if (!textile.stages?.length) return { textile };
+  const record = buildPublicRecord(deps.config, await publicPassport(deps, product.uid));
+  // The record's `textile_stages`, outside the anchored content: a stage's confirmation, or null while only declared.
+  const { textile_stages: stages } = record as { textile_stages?: Array<{ confirmation: { confirmed_at: string } | null }> };
+  return { textile, stageAttestations: (stages ?? []).map((stage) => (stage.confirmation ? { confirmed_at: stage.confirmation.confirmed_at } : null)) };
 }
