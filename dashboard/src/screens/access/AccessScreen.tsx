@@ -181,11 +181,13 @@ function ReaderKeys() {
 
 function Classes() {
   const classes = useResource(() => dataOf(api.GET("/api/dashboard/access")), []);
-  const restricted = classes.data?.elements.filter((e) => e.class !== "public") ?? [];
+  const above = classes.data?.elements.filter((e) => e.class !== "public") ?? [];
+  // Outermost only: `textile.durability`, not each of its fields too, unless a field's class differs from it.
+  const restricted = above.filter((e) => !above.some((outer) => e.element.startsWith(`${outer.element}.`) && outer.class === e.class));
   return (
     <Section title="What each reader sees" id="access-classes">
       <p className="muted">
-        Elements not listed here are public. Restrictions are set through the API (<code>PUT /api/dashboard/access/overrides</code>); elements the law
+        Elements not listed here are public (as is everything inside a listed one). Restrictions are set through the API (<code>PUT /api/dashboard/access/overrides</code>); elements the law
         requires public cannot be restricted. docs/access.md gives every element's class and its source.
       </p>
       {classes.loading && !classes.data && <Loading what="the access classes" />}
@@ -195,9 +197,8 @@ function Classes() {
           <table>
             <thead>
               <tr>
-                <th scope="col">Element</th>
+                <th scope="col">Element, and why</th>
                 <th scope="col">Shown to</th>
-                <th scope="col">Why</th>
               </tr>
             </thead>
             <tbody>
@@ -205,12 +206,12 @@ function Classes() {
                 <tr key={element.element}>
                   <th scope="row">
                     <code>{element.element}</code>
+                    <div className="small muted break">{element.source}</div>
                   </th>
                   <td>
                     {CLASS_TEXT[element.class]}
                     {element.restricted_by_brand ? <div className="small muted">restricted by you (default: {CLASS_TEXT[element.default_class]})</div> : null}
                   </td>
-                  <td className="break small">{element.source}</td>
                 </tr>
               ))}
             </tbody>

@@ -25,6 +25,7 @@ export const DASHBOARD_SCREENS = [
   "api-keys",
   "team",
   "audit",
+  "access",
   "usage",
   "account",
   "orders",
