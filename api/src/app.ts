@@ -43,6 +43,7 @@ import { dashboardArchiveRouter } from "./routes/dashboard/archive/router";
 import { dashboardAccessRouter } from "./routes/dashboard/access/router";
 import { hostRouting } from "./middleware/host-routing";
 import { dppLifecycleRouter, resultErrors } from "./routes/dpp-lifecycle/router";
+import { backupRouter } from "./routes/backup/router";
 
 export function buildApp(deps: AppDeps): Koa<AppState> {
   // With N trusted proxies, ctx.ip is the N-th X-Forwarded-For entry from the right: the one our own proxy wrote,
@@ -78,6 +79,7 @@ export function buildRouters(deps: AppDeps, openapi: OpenApiRegistry): Array<Rou
     healthRouter(deps, openapi),
     dppRouter(deps, openapi),
     dppLifecycleRouter(deps, openapi),
+    backupRouter(deps, openapi),
     factoriesRouter(deps, openapi),
     authRouter(deps, openapi),
     operationsRouter(deps, openapi),

@@ -30,12 +30,13 @@ export const JOB_NAMES = [
   "webhook-dispatch",
   "confirmation-watcher",
   "webhook-retention",
+  "backup-replication",
   "registry-registration",
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** What an API process runs (`npm run start:api`). */
-export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "bulk-issuance", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune", "registry-registration"];
+export const API_JOBS: readonly JobName[] = ["mint-pump", "ledger-monitor", "bulk-issuance", "order-reconciliation", "domain-checker", "call-meter-flush", "scan-admissions-prune", "backup-replication", "registry-registration"];
 /** What a dispatcher process runs (`npm run start:dispatcher`). */
 export const DISPATCHER_JOBS: readonly JobName[] = ["webhook-dispatch", "confirmation-watcher", "webhook-retention"];
 /** Jobs that serve requests in flight (an issuance waits for its mint): stopped only after the listener closes. */
@@ -130,7 +131,10 @@ export async function assembleService(config: Config, options: AssembleOptions =
     "confirmation-watcher": async () => new (await import("./webhooks/watcher")).ConfirmationWatcher({ db, config, logger, intervalMs: watchIntervalMs }),
     "webhook-retention": async () => new (await import("./webhooks/retention")).WebhookRetention(db, config.webhooks.retentionDays, logger),
     "registry-registration": async () => (await import("./registry/registration")).registrationJobOf(deps),
+    "backup-replication": async () => (await import("./backup/replication")).backupReplicationJob(deps),
   };
+  // Replication runs only on a deployment that backs another up (BACKUP_OF).
+  if (config.backup.primaries.length === 0) wanted.delete("backup-replication");
   for (const name of JOB_NAMES) if (wanted.has(name)) jobs.add(await jobsOf[name]());
 
   let server: Server | undefined;

@@ -133,6 +133,14 @@ export type Config = Readonly<{
   }>;
   /** The base URL of the deployment that is this one's back-up operator (ESPR Art. 10(4)); passports name it. */
   backupOperatorUrl: string | undefined;
+  /** Back-up operation (docs/backup.md): the feed this deployment offers its back-up, and the primaries it backs up. */
+  backup: Readonly<{
+    /** The key this deployment's back-up operator presents to read its changes feed; unset: no feed. */
+    feedKey: string | undefined;
+    /** The deployments this one keeps a verified copy of, each with the feed key it was issued. */
+    primaries: ReadonlyArray<Readonly<{ baseUrl: string; feedKey: string }>>;
+    pollIntervalMs: number;
+  }>;
   /** Deliveries in flight per dispatcher, idle poll, per-attempt time-out, and days of delivery history kept. */
   webhooks: Readonly<{
     concurrency: number;
@@ -559,6 +567,17 @@ export const VARIABLES = {
     shown: { local: "`$PUBLIC_BASE_URL` (no second instance)", production: "unset: passports cannot be registered" },
     doc: "Base URL of the deployment that is this one's back-up operator; a passport's back-up URL is `<it>/api/dpp-lifecycle/v1/dpps/<dppId>`.",
   }),
+  BACKUP_FEED_KEY: variable(optional(matching("secret, 32 characters or more", /^\S{32,}$/, "must be at least 32 characters, without spaces")), {
+    doc: "The key this deployment's back-up operator sends to read its changes feed (`/api/backup/v1/changes`) and its passports (an authority key where access classes apply); unset: no feed ([backup.md](backup.md)).",
+  }),
+  BACKUP_OF: variable(optional(matching("http(s) URLs, comma-separated", /^https?:\/\/[^\s,]+(?:,https?:\/\/[^\s,]+)*$/i, "must be http(s) URLs separated by commas")), {
+    check: (value, production) => (production && value?.split(",").some((url) => !url.startsWith("https://")) ? "BACKUP_OF must list https URLs in production" : undefined),
+    doc: "Base URLs of the deployments this one is the back-up operator of: it copies and serves their passports ([backup.md](backup.md)).",
+  }),
+  BACKUP_OF_KEYS: variable(optional(matching("secrets, comma-separated", /^[^\s,]{32,}(?:,[^\s,]{32,})*$/, "must be keys of 32 characters or more, separated by commas")), {
+    doc: "The feed key each primary of `BACKUP_OF` issued to this deployment (its `BACKUP_FEED_KEY`), in the same order.",
+  }),
+  BACKUP_POLL_INTERVAL_MS: variable(integer(100, 86_400_000), { local: 30_000, doc: "How often a back-up asks its primaries what changed." }),
 };
 
 type Variables = typeof VARIABLES;
@@ -659,6 +678,13 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     registry: Object.freeze({ url: v.REGISTRY_URL, token: v.REGISTRY_TOKEN, batchUploads: v.REGISTRY_BATCH_UPLOADS, timeoutMs: v.REGISTRY_TIMEOUT_MS }),
     backupOperatorUrl: v.BACKUP_OPERATOR_URL,
+    backup: Object.freeze({
+      feedKey: v.BACKUP_FEED_KEY,
+      primaries: Object.freeze(
+        (v.BACKUP_OF?.split(",") ?? []).map((url, i) => Object.freeze({ baseUrl: withoutTrailingSlashes(url), feedKey: v.BACKUP_OF_KEYS?.split(",")[i] ?? "" })),
+      ),
+      pollIntervalMs: v.BACKUP_POLL_INTERVAL_MS,
+    }),
     webhooks: Object.freeze({
       concurrency: v.WEBHOOK_CONCURRENCY,
       endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
@@ -682,6 +708,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (production && !config.credentials.signingJwk && !config.credentials.signingKeyFile) {
     problems.push("CREDENTIAL_SIGNING_KEY or CREDENTIAL_SIGNING_KEY_FILE is required in production");
+  }
+  if ((v.BACKUP_OF?.split(",").length ?? 0) !== (v.BACKUP_OF_KEYS?.split(",").length ?? 0)) {
+    problems.push("BACKUP_OF_KEYS must give one feed key for each URL of BACKUP_OF, in the same order");
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

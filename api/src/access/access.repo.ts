@@ -99,8 +99,9 @@ export async function deleteTrustedIssuer(db: Knex, id: number): Promise<boolean
 }
 
 export type AccessLogEntry = {
-  brand_id: number;
-  product_id: number;
+  /** Null for a back-up's copy of another deployment's passport. */
+  brand_id: number | null;
+  product_id: number | null;
   uid: string;
   dpp_id: string;
   reader_class: Exclude<AccessClass, "public">;

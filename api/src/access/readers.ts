@@ -43,7 +43,7 @@ export type Reader =
 export const PUBLIC_READER: Reader = Object.freeze({ class: "public" });
 
 /** The class a reader reads a passport of brand `brandId` as: a brand's key or reader key counts only for its own brand's passports. */
-export function readerClassFor(reader: Reader, brandId: number): AccessClass {
+export function readerClassFor(reader: Reader, brandId: number | null): AccessClass {
   if (reader.class === "brand") return reader.brandId === brandId ? "authority" : "public";
   if (reader.class === "legitimate-interest" && reader.kind === "reader_key" && reader.brandId !== brandId) return "public";
   return reader.class;

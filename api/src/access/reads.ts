@@ -3,6 +3,7 @@
 // renders it whole, and serves what the reader may see, with an `access` block naming what was withheld; a read
 // above the public is logged. Other read paths (pages, PDF, credential, Catena-X) apply `visibleContent` or
 // `visibleRecord` the same way.
+import { heldAccess } from "../backup/held";
 import type { AppDeps } from "../deps";
 import { AccessClassRequiredError, NotFoundError } from "../errors";
 import type { DataElement } from "../dpp/elements";
@@ -29,7 +30,12 @@ export async function passportAccess(deps: Pick<AppDeps, "db">, by: { dppId: str
       deps.db.raw("json_object_agg(o.element, o.access_class) FILTER (WHERE o.element IS NOT NULL) AS overrides"),
     );
   const row = await ("dppId" in by ? query.where("p.dpp_id", by.dppId) : query.where("p.uid", by.uid.toUpperCase()));
-  if (!row) throw new NotFoundError("Digital product passport");
+  if (!row) {
+    // A back-up's copy of another deployment's passport, with what that deployment withheld from the public.
+    const held = await heldAccess(deps, by);
+    if (held) return held;
+    throw new NotFoundError("Digital product passport");
+  }
   return { passport: { id: row.id, brand_id: row.brand_id, uid: row.uid, dpp_id: row.dpp_id }, overrides: row.overrides ?? {} };
 }
 

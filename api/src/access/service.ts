@@ -11,7 +11,8 @@ import { readerClassFor, type Reader } from "./readers";
 export type AccessBlock = { class: AccessClass; withheld: string[] };
 
 /** The passport a read is of: its row's ids, enough to find the brand's overrides and log the read. */
-export type ReadPassport = { id: number; brand_id: number; uid: string; dpp_id: string };
+/** A passport as a read names it; a back-up's copy of another deployment's passport has no product or brand here (backup/held.ts). */
+export type ReadPassport = { id: number | null; brand_id: number | null; uid: string; dpp_id: string };
 
 /** The read operations the log names. */
 export type ReadOperation =
@@ -24,7 +25,7 @@ export type ReadOperation =
 
 /** The brand's overrides, and the class `reader` reads this passport as. */
 export async function accessOf(deps: Pick<AppDeps, "db">, reader: Reader, passport: ReadPassport): Promise<{ readerClass: AccessClass; overrides: Overrides }> {
-  return { readerClass: readerClassFor(reader, passport.brand_id), overrides: await overridesOf(deps.db, passport.brand_id) };
+  return { readerClass: readerClassFor(reader, passport.brand_id), overrides: passport.brand_id === null ? {} : await overridesOf(deps.db, passport.brand_id) };
 }
 
 /**

@@ -39,6 +39,7 @@ import * as textileContent from "./migrations/036-textile-content";
 import * as stageConfirmations from "./migrations/037-stage-confirmations";
 import * as registryRegistrations from "./migrations/038-registry-registrations";
 import * as accessClasses from "./migrations/039-access-classes";
+import * as backupOperator from "./migrations/040-backup-operator";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -85,6 +86,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "037-stage-confirmations": stageConfirmations,
   "038-registry-registrations": registryRegistrations,
   "039-access-classes": accessClasses,
+  "040-backup-operator": backupOperator,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -4,6 +4,7 @@
 import type { AppDeps } from "../deps";
 import type { Actor } from "../audit/service";
 import { recordAudit } from "../audit/service";
+import { heldDpp, heldDppAt, heldDppByProductId, heldVersionContent, heldVersionList, orNotFound } from "../backup/held";
 import type { BrandContext } from "../brands/service";
 import { issueCertificate } from "../certificates/service";
 import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
@@ -63,20 +64,21 @@ async function passportById(deps: AppDeps, dppId: string, brandId?: number): Pro
 /** ReadDPPById. The passport's row and its versions are read at once (both by its id): one round trip, not two. */
 export async function readDpp(deps: AppDeps, dppId: string, representation: Representation) {
   const [product, versions, registration] = await Promise.all([findProductByDppId(deps.db, dppId), versionsOfDpp(deps.db, dppId), registrationOfDpp(deps.db, dppId)]);
-  if (!product) throw new NotFoundError("Digital product passport");
+  if (!product) return orNotFound(await heldDpp(deps, dppId, representation));
   return present(deps, product, representation, versions, registration);
 }
 
 /** ReadDPPByProductId: the most general passport the identifier names (the model before a batch before an item). */
 export async function readDppByProductId(deps: AppDeps, key: ProductKey, representation: Representation) {
   const [first] = await passportsByKey(deps.db, key, 1);
-  if (!first) throw new NotFoundError("Digital product passport");
+  if (!first) return orNotFound(await heldDppByProductId(deps, key, representation));
   return readDpp(deps, first.dpp_id, representation);
 }
 
 /** ReadDPPVersionByIdAndDate: the version current at `at`, its content section exactly as it was hashed. */
 export async function readDppAt(deps: AppDeps, dppId: string, at: Date, representation: Representation) {
-  const product = await passportById(deps, dppId);
+  const product = await findProductByDppId(deps.db, dppId);
+  if (!product) return orNotFound(await heldDppAt(deps, dppId, at, representation));
   const version = await versionAt(deps.db, product.id, at);
   if (!version) throw new NotFoundError(`Version of this passport at ${at.toISOString()} (it was not yet anchored then)`);
   const content = contentOfVersion(version);
@@ -95,7 +97,8 @@ function contentOfVersion(version: VersionRecord): PassportContent {
 
 /** The anchored versions of a passport (our extension: the list an auditor walks). */
 export async function listDppVersions(deps: AppDeps, dppId: string) {
-  const product = await passportById(deps, dppId);
+  const product = await findProductByDppId(deps.db, dppId);
+  if (!product) return orNotFound(await heldVersionList(deps, dppId));
   return (await versionsOf(deps.db, product.id)).map((v) => ({
     version: v.version,
     validFrom: v.valid_from.toISOString(),
@@ -108,7 +111,8 @@ export async function listDppVersions(deps: AppDeps, dppId: string) {
 
 /** The exact bytes a version hashed (our extension), for auditors recomputing the hash. */
 export async function dppVersionContent(deps: AppDeps, dppId: string, version: number): Promise<string> {
-  const product = await passportById(deps, dppId);
+  const product = await findProductByDppId(deps.db, dppId);
+  if (!product) return orNotFound(await heldVersionContent(deps, dppId, version));
   const record = (await versionsOf(deps.db, product.id)).find((v) => v.version === version);
   if (!record) throw new NotFoundError(`Version ${version} of this passport`);
   if (record.content === null) contentOfVersion(record);
