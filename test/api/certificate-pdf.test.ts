@@ -338,6 +338,13 @@ describe("certificate PDF", () => {
       }
     });
 
+    it("prints a stage whose facility name and identifier a reader's access class withheld, without them", async () => {
+      const withheld = { ...TEXTILE, stages: [{ stage: "spinning", facility: { country: "IN" } } as unknown as NonNullable<TextileData["stages"]>[number]] };
+      const pages = await pagesOf(await renderCertificatePdf(textile({ textile: withheld, stageAttestations: [] })));
+      const rest = pages.slice(1).flatMap((page) => page.runs.map((run) => run.text)).join(" ");
+      expect(rest).to.include("India (IN) · Declared by the brand").and.not.include("undefined");
+    });
+
     it("names a PEF study by its reference", async () => {
       const pef = { ...TEXTILE, carbon: { method: "pef_study" as const, kg_co2e: 2.4, study_reference: "PEF-2026-017" } };
       const pages = await pagesOf(await renderCertificatePdf(textile({ textile: pef })));

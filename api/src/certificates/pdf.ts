@@ -268,12 +268,13 @@ export function textileSections(textile: TextileData, attestations: readonly Sta
       heading: t.madeWhere,
       rows: stages.map(({ stage, index }) => {
         const attestation = attestations[index] ?? null;
-        const { facility } = stage;
+        // A reader's access class may withhold the facility's name or identifier (docs/access.md).
+        const facility: Partial<typeof stage.facility> = stage.facility;
         return {
           label: t.textileStages[stage.stage],
           value: join([
             facility.name,
-            place(facility.country),
+            facility.country && place(facility.country),
             facility.id && `${t.facilityIdSchemes[facility.id.scheme]} ${facility.id.value}`,
             t.stageDates(stage.started ?? null, stage.completed ?? null),
             // The PDF's fonts draw no check mark; the words say it.

@@ -4,7 +4,7 @@
 import type { Lang } from "../i18n/languages";
 import { messagesFor } from "../i18n/messages";
 import { fibreName } from "../i18n/product-words";
-import { countryName, recycledPercentOfWeight, stagesInOrder, type StageAttestation } from "../i18n/textile-words";
+import { countryName, recycledPercentOfWeight, stagesInOrder, type StageAttestation, type TextileStageEntry } from "../i18n/textile-words";
 import type { TextileData } from "../passports/textile";
 import { formatKg } from "./carbon";
 import { careSymbolSvg } from "./care-symbols";
@@ -61,13 +61,14 @@ export function madeWhereCard(textile: TextileData, attestations: readonly Stage
   if (stages.length === 0) return html``;
   return html`<section class="card made-where"><h2>${t.madeWhere}${mark(["textile.stages"])}</h2><ol class="timeline">${stages.map(({ stage, index }) => {
     const attestation = attestations[index] ?? null;
-    const { facility } = stage;
+    // A reader's access class may withhold the facility's name or identifier (docs/access.md): the row keeps the rest.
+    const facility: Partial<TextileStageEntry["facility"]> = stage.facility;
     const explorer = httpsOrLocal(attestation?.explorer_url);
     const id = facility.id ? html`<p class="muted">${t.facilityIdSchemes[facility.id.scheme]} <span class="mono">${facility.id.value}</span></p>` : "";
     const dates = t.stageDates(stage.started ?? null, stage.completed ?? null);
     return html`<li><p class="stage">${t.textileStages[stage.stage]}</p>
-<p class="facility">${facility.name}</p>${id}
-<p class="place">${country(facility.country, lang)}${dates ? html` <span class="muted">· <span class="nowrap">${dates}</span></span>` : ""}</p>
+${facility.name ? html`<p class="facility">${facility.name}</p>` : ""}${id}
+${facility.country || dates ? html`<p class="place">${facility.country ? country(facility.country, lang) : ""}${dates ? html` <span class="muted">${facility.country ? "· " : ""}<span class="nowrap">${dates}</span></span>` : ""}</p>` : ""}
 <p class="attest">${
       attestation
         ? html`<span class="ok">${t.confirmedByFacility(unbroken(attestation.confirmed_at.slice(0, 10)))}</span>${explorer ? html` · <a href="${explorer}">${t.transactionLink}</a>` : ""}`
