@@ -166,6 +166,14 @@ describe("back-up operator: failover to a verified copy", () => {
     }
     expect(served.get(passports.edited.digitalProductPassportId)!.versions).to.have.length(2);
 
+    // An authority of the back-up's own reads a held passport as one, and the back-up logs it (with no brand there).
+    const authority = (await issueAuthorityKey(backup.deps.db, "Market surveillance (failover test)")).key;
+    const asAuthority = await fetch(`${backup.url}${path(passports.plain)}`, { headers: { Authorization: `Bearer ${authority}` } });
+    expect(asAuthority.status, await asAuthority.clone().text()).to.equal(200);
+    expect((await json(asAuthority)).access).to.deep.equal({ class: "authority", withheld: [] });
+    const logged = await backup.deps.db("app.access_log").where("dpp_id", passports.plain.digitalProductPassportId).select("brand_id", "reader_class", "operation");
+    expect(logged).to.deep.equal([{ brand_id: null, reader_class: "authority", operation: "ReadDPPById" }]);
+
     // The changed passport was never taken: the back-up does not serve it.
     const tampered = await fetch(`${backup.url}${path(passports.tampered)}`);
     expect(tampered.status).to.equal(404);
