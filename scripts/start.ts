@@ -20,6 +20,9 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./lib/postgres";
 import { portInUse, waitFor, type Child } from "./lib/processes";
 import { resetForNewLocalChain } from "./lib/local-chain";
 import { seedDemo, type DemoState } from "./lib/seed";
+import { issueAuthorityKey } from "../api/src/access/readers";
+import { getBrand } from "../api/src/brands/service";
+import { setAutomaticRegistration } from "../api/src/registry/registration";
 import { startLocalRegistry } from "./lib/local-registry";
 import { startPaymentSims } from "./lib/payment-sims";
 
@@ -57,6 +60,15 @@ async function shutdown(code: number) {
   }
   console.log("stopped.");
   process.exit(code);
+}
+
+/** The authority key the local registry reads passports with: issued on the first start, then read from .data. */
+async function localRegistryReaderKey(db: ReturnType<typeof createDb>): Promise<string> {
+  const file = path.join(DATA, "local-registry-reader-key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const { key } = await issueAuthorityKey(db, "local EU registry (npm start)");
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 function env(name: string, fallback: string): string {
@@ -167,6 +179,8 @@ async function main() {
   let demo: DemoState;
   try {
     await migrateLatest(db);
+    // The registry reads passports as an authority (it hashes the whole version): its key is issued once, kept in .data.
+    registry.setReaderKey(await localRegistryReaderKey(db));
     await resetForNewLocalChain(db, deployment, config.onchainSchema);
     demo = await seedDemo({
       db,
@@ -180,6 +194,8 @@ async function main() {
       payments: { config, credentials: { bkash: sims.bkash.credentials, nagad: sims.nagad.credentials, sslcommerz: sims.sslcommerz.credentials } },
       log: () => undefined,
     });
+    // The demo brand registers its passports at the local registry as it issues them (docs/registry.md).
+    await setAutomaticRegistration(db, await getBrand(db, demo.brand_slug), { system: "npm start" }, true);
   } finally {
     await db.destroy();
     provider.destroy();
@@ -250,7 +266,7 @@ Passport Registry is running (ready in ${((Date.now() - started) / 1000).toFixed
   Operator login   ${demo.operator.email} (password in .data/demo.json)
   Demo passport    ${minted ?? "-"}
   EN 18222         ${demo.en18222.read_url}  (model, batch and item; replay in docs/dpp-api.md)
-  EU registry      ${registry.url}  (local; RegisterProductDPP sends passports there: docs/registry.md)
+  EU registry      ${registry.url}  (local; the demo brand's passports are registered there as they are issued: docs/registry.md)
   Payments         its scan page sells by bKash, Nagad, card and Cash QR; the gateways are local servers (docs/payments.md)
   Brand site       ${brandHostUrl(config, demo.subdomain_host)}${demo.custom_domain ? `, and curl -H 'Host: ${demo.custom_domain}' ${api.url}/` : ""}
 

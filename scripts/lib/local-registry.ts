@@ -66,6 +66,11 @@ export type LocalRegistryOptions = {
   keyFile?: string;
   /** Time limit of one passport read. */
   fetchTimeoutMs?: number;
+  /**
+   * The key the registry reads passports with (`Authorization: Bearer`): an authority key, so the registry sees every
+   * element (docs/access.md), as it must to hash the version; without one it reads as the public.
+   */
+  readerKey?: string;
 };
 
 export class LocalRegistry {
@@ -77,10 +82,17 @@ export class LocalRegistry {
   private server: Server | undefined;
   private keys: { privateKey: CryptoKey; publicJwk: JWK } | undefined;
   private port: number;
+  private readerKey: string | undefined;
   url = "";
 
   constructor(private readonly options: LocalRegistryOptions = {}) {
     this.port = options.port ?? 0;
+    this.readerKey = options.readerKey;
+  }
+
+  /** The key passports are read with from now on (an authority key issued once the service's database is up). */
+  setReaderKey(key: string | undefined): void {
+    this.readerKey = key;
   }
 
   /** Listens (again, on the same port after a stop); resolves with the base URL. */
@@ -185,7 +197,9 @@ export class LocalRegistry {
   private async checkPassport(metadata: Metadata): Promise<{ dppHash: string }> {
     let res: Response;
     try {
-      res = await fetch(metadata.liveURL, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(this.options.fetchTimeoutMs ?? 10_000) });
+      const headers: Record<string, string> = { Accept: "application/json" };
+      if (this.readerKey) headers.Authorization = `Bearer ${this.readerKey}`;
+      res = await fetch(metadata.liveURL, { headers, signal: AbortSignal.timeout(this.options.fetchTimeoutMs ?? 10_000) });
     } catch (error) {
       throw new Refusal(`The passport could not be read at its live URL ${metadata.liveURL}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -195,6 +209,10 @@ export class LocalRegistry {
       dpp = (await res.json()) as Record<string, unknown>;
     } catch {
       throw new Refusal(`The live URL ${metadata.liveURL} did not answer a JSON passport.`);
+    }
+    const withheld = (dpp.access as { withheld?: string[] } | undefined)?.withheld ?? [];
+    if (withheld.length > 0) {
+      throw new Refusal(`The passport at ${metadata.liveURL} withholds elements from the registry (${withheld.join(", ")}), so the version it registers cannot be hashed: give the registry an authority key.`);
     }
     const specs = Array.isArray(dpp.contentSpecificationIds) ? (dpp.contentSpecificationIds as string[]) : [];
     const section = specs.length > 0 ? (dpp[specs[0]!] as Record<string, unknown> | undefined) : undefined;

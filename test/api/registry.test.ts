@@ -6,6 +6,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports and registrations read here are JSON the test checks */
 import { expect } from "chai";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
+import { issueAuthorityKey } from "../../api/src/access/readers";
 import { createBrand } from "../../api/src/brands/service";
 import { setEconomicOperatorId } from "../../api/src/brands/economic-operator";
 import { setFacilityIds } from "../../api/src/factories/facility-ids";
@@ -19,8 +20,8 @@ import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
 const V1 = "/api/dpp-lifecycle/v1";
-// GTIN-13s 9520199770016 … 0054 (check digits right), as GTIN-14s, and a GLN of the same prefix: this file's own.
-const GTIN = { main: "09520199770016", hundred: "09520199770023", plain: "09520199770030", auto: "09520199770047", down: "09520199770054" };
+// GTIN-13s 9520199770016 … 0054 and 0078 (check digits right), as GTIN-14s, and a GLN of the same prefix: this file's own.
+const GTIN = { main: "09520199770016", hundred: "09520199770023", plain: "09520199770030", auto: "09520199770047", down: "09520199770054", staged: "09520199770078" };
 const GLN = "9520199770061";
 const FACTORY_ID = 77027;
 const EORI = "NL952019977001";
@@ -257,6 +258,27 @@ describe("EU registry registration", () => {
     const rows = await stack.api.db("app.registry_registrations").whereIn("product_id", stack.api.db("app.products").select("id").whereIn("dpp_id", items.map((d) => d.digitalProductPassportId)));
     expect(rows.filter((r) => r.state === "registered")).to.have.length(100);
     for (const row of rows) expect(decodeJwt(row.proof_jwt).dppHash).to.equal(row.data_hash);
+  });
+
+  it("hashes a passport whose elements the public may not see only when it reads with an authority key", async function () {
+    this.timeout(120_000);
+    const textile = { ...TEXTILE, stages: [{ stage: "making_up", facility: { name: "Registry Test Mill", country: "BD" } }] };
+    const staged = await createModel(GTIN.staged, { textile });
+    await register([staged]);
+    await job.runOnce();
+    const refused = await readUntil(staged, "failed");
+    expect(refused.registration.error).to.include("withholds elements from the registry").and.include("textile.stages.0.facility.name").and.include("give the registry an authority key");
+    const { key } = await issueAuthorityKey(stack.api.db, "registry test");
+    registry.setReaderKey(key);
+    try {
+      await register([staged]);
+      await job.runOnce();
+      const read = await readUntil(staged, "registered");
+      expect(read.registration.proof.dataHash).to.equal(read.anchor.dataHash);
+      expect(read.registration.proof.dataHash).to.equal(await chainHash(read));
+    } finally {
+      registry.setReaderKey(undefined);
+    }
   });
 
   it("refuses bad requests with a Result naming the problem", async function () {

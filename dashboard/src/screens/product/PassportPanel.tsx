@@ -3,6 +3,7 @@
 import type { ProductDetail } from "../../api/types";
 import { HashValue, TxLink } from "../../ui/chain";
 import { Section } from "../../ui/Page";
+import { RegistryRegistration } from "./RegistryRegistration";
 
 export function PassportPanel({ product }: { product: ProductDetail }) {
   const chain = product.passport?.blockchain;
@@ -68,6 +69,7 @@ export function PassportPanel({ product }: { product: ProductDetail }) {
             </div>
           </>
         )}
+        {product.passport_status !== "unissued" && <RegistryRegistration uid={product.uid} />}
       </dl>
       <ul className="link-list">
         <li>
