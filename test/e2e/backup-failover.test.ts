@@ -165,6 +165,13 @@ describe("back-up operator: failover to a verified copy", () => {
       expect((await json(byUid)).digitalProductPassportId).to.equal(dpp.digitalProductPassportId);
     }
     expect(served.get(passports.edited.digitalProductPassportId)!.versions).to.have.length(2);
+    // The edited passport as it was before its edit: version 1's section, as the primary anchored it.
+    const edited = served.get(passports.edited.digitalProductPassportId)!;
+    const before = await fetch(`${backup.url}${V1}/dppsByIdAndDate/${encodeURIComponent(passports.edited.digitalProductPassportId)}?date=${edited.versions[0].validFrom}`);
+    expect(before.status, await before.clone().text()).to.equal(200);
+    const then = await json(before);
+    expect(canonicalize(then["passport-registry/dpp-content/3"])).to.equal(edited.bytes.get(1));
+    expect(then.anchor).to.include({ version: 1, dataHash: edited.versions[0].dataHash });
 
     // An authority of the back-up's own reads a held passport as one, and the back-up logs it (with no brand there).
     const authority = (await issueAuthorityKey(backup.deps.db, "Market surveillance (failover test)")).key;
