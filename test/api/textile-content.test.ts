@@ -238,4 +238,31 @@ describe("textile content (content version 4)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("marks the demo garment's stages its facilities confirmed, on the scan page and the PDF, and the others as declared", async () => {
+    const item = await json(await fetch(stack.demo.en18222.read_url));
+    const uid = item[V4].uid as string;
+    const stages = (await json(await fetch(`${stack.api.url}/api/dpp/${uid}`))).textile_stages as Array<{ stage: string; attribution: string; confirmation: { tx_hash: string } | null }>;
+    const confirmed = stages.filter((s) => s.attribution === "confirmed_by_facility");
+    expect(confirmed.length, "the seed confirms some stages").to.be.at.least(1);
+    expect(confirmed.length).to.be.below(stages.length);
+
+    const html = await (await fetch(`${stack.api.url}/scan/${uid}`)).text();
+    // The made-where card alone: the manufacturer card has its own attribution.
+    const page = html.slice(html.indexOf('class="card made-where"'), html.indexOf("</ol>", html.indexOf('class="card made-where"')));
+    expect(page.match(/✓ Confirmed by the facility on /g) ?? []).to.have.length(confirmed.length);
+    expect(page.match(/Declared by the brand/g) ?? []).to.have.length(stages.length - confirmed.length);
+    for (const { confirmation } of confirmed) expect(page).to.include(confirmation!.tx_hash);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), "textile-pdf-"));
+    try {
+      const file = path.join(dir, "certificate.pdf");
+      writeFileSync(file, Buffer.from(await (await fetch(`${stack.api.url}/certificates/${uid}.pdf`)).arrayBuffer()));
+      const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      expect(text.match(/Confirmed by the facility on/g) ?? []).to.have.length(confirmed.length);
+      expect(text.match(/Declared by the brand/g) ?? []).to.have.length(stages.length - confirmed.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -75,8 +75,7 @@ async function textilePart(deps: AppDeps, product: ProductRow): Promise<Pick<Cer
   const { textile } = passportContentFor(product);
   if (!textile) return {};
   if (!textile.stages?.length) return { textile };
-  const record = buildPublicRecord(deps.config, await publicPassport(deps, product.uid));
   // The record's `textile_stages`, outside the anchored content: a stage's confirmation, or null while only declared.
-  const { textile_stages: stages } = record as { textile_stages?: Array<{ confirmation: { confirmed_at: string } | null }> };
-  return { textile, stageAttestations: (stages ?? []).map((stage) => (stage.confirmation ? { confirmed_at: stage.confirmation.confirmed_at } : null)) };
+  const { textile_stages: stages } = buildPublicRecord(deps.config, await publicPassport(deps, product.uid));
+  return { textile, stageAttestations: stages.map((stage) => (stage.confirmation ? { confirmed_at: stage.confirmation.confirmed_at } : null)) };
 }

@@ -183,13 +183,9 @@ function careCard(record: PublicRecord, lang: Lang): SafeHtml {
   return html`<section class="card"><h2>${messagesFor(lang).careInstructions}${inheritedMark(record, ["care_instructions"], lang)}</h2><p>${care}</p></section>`;
 }
 
-/**
- * The facilities' confirmations of the textile stages, by stage index: the record's `textile_stages` (outside the
- * anchored content) where it carries them; none before per-stage confirmation reached the record.
- */
+/** The facilities' confirmations of the textile stages, by stage index: the record's `textile_stages`, outside the anchored content. */
 function stageAttestations(record: PublicRecord): StageAttestation[] {
-  const { textile_stages: stages } = record as { textile_stages?: Array<{ confirmation: { confirmed_at: string; explorer_url: string } | null }> };
-  return (stages ?? []).map((stage) => stage.confirmation);
+  return record.textile_stages.map((stage) => stage.confirmation);
 }
 
 /** Only http(s) links reach an href: a stored evidence URL is checked at registration, this keeps it that way. */
