@@ -4,6 +4,8 @@
 // new version is registered again; a registry that is down loses and doubles nothing; a registration that does not
 // match the passport is refused; a hundred go in one upload; bad requests are refused naming the field.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports and registrations read here are JSON the test checks */
+import { execFile } from "node:child_process";
+import path from "node:path";
 import { expect } from "chai";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { issueAuthorityKey } from "../../api/src/access/readers";
@@ -173,7 +175,16 @@ describe("EU registry registration", () => {
 
   it("registers a brand's new passports by itself once its automatic registration is on", async function () {
     this.timeout(120_000);
-    await setAutomaticRegistration(stack.api.db, brand, { system: "test" }, true);
+    // Turned on the way an operator does it.
+    const cli = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "scripts/admin.ts", "set-registry-auto", "--brand", brand.slug, "--to", "on"],
+        { cwd: path.join(__dirname, "..", ".."), env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: stack.api.config.databaseUrl }, timeout: 60_000 },
+        (error, stdout) => resolve({ code: error ? 1 : 0, stdout }),
+      );
+    });
+    expect(cli).to.deep.equal({ code: 0, stdout: `${brand.slug}: automatic registration on\n` });
     try {
       const autoModel = await createModel(GTIN.auto);
       await job.runOnce();
@@ -184,6 +195,8 @@ describe("EU registry registration", () => {
     }
     const audit = await stack.api.db("app.audit_log").where({ brand_id: brand.id }).where("action", "like", "registry.%").orderBy("id").pluck("action");
     expect(audit).to.deep.equal(["registry.automatic_on", "registry.automatic_off"]);
+    const actors = await stack.api.db("app.audit_log").where({ brand_id: brand.id }).where("action", "like", "registry.%").orderBy("id").pluck("actor");
+    expect(actors).to.deep.equal(["operator CLI", "test"]);
   });
 
   it("keeps registrations queued while the registry is down and sends each once when it is back", async function () {
