@@ -51,7 +51,7 @@ describe("EU registry registration", () => {
   /** A registration job of this test's own, pointed at `url` (the stack's own has no REGISTRY_URL and sends nothing). */
   function jobFor(url: string, config: Record<string, unknown> = {}) {
     const deps = { ...stack.api.deps, config: { ...stack.api.config, registry: { url, token: undefined, batchUploads: true, timeoutMs: 30_000 }, ...config } };
-    return new RegistryRegistrationJob(deps as typeof stack.api.deps, { retryBaseMs: 50 });
+    return new RegistryRegistrationJob(deps as typeof stack.api.deps, { retryBaseMs: 50, autoScanIntervalMs: 0 });
   }
 
   const call = (method: string, path: string, body?: unknown, key = true) =>

@@ -124,10 +124,17 @@ export type RegistrationJobOptions = {
   /** First retry delay after the registry was down; doubled per attempt, at most an hour. */
   retryBaseMs?: number;
   intervalMs?: number;
+  /**
+   * How often a run looks for versions automatic registration should queue (it reads every passport of the brands that
+   * have it on, so not on every run): a minute by default.
+   */
+  autoScanIntervalMs?: number;
 };
 
 /** How long a claim is held before another process may take it (a registration takes the registry one passport read). */
 const LEASE_MS = 5 * 60_000;
+/** Versions automatic registration queues per statement. */
+const AUTO_QUEUE_BATCH = 1000;
 /** Registrations claimed per run step: one upload's worth. */
 const CLAIM_BATCH = 100;
 
@@ -142,6 +149,8 @@ export class RegistryRegistrationJob implements Job {
   private readonly job: PeriodicJob<number>;
   private readonly client: RegistryClient | undefined;
   private readonly retryBaseMs: number;
+  private readonly autoScanIntervalMs: number;
+  private lastAutoScan = 0;
 
   constructor(
     private readonly deps: AppDeps,
@@ -150,6 +159,7 @@ export class RegistryRegistrationJob implements Job {
     const { registry } = deps.config;
     this.client = options.client ?? (registry.url ? new CirpassRegistryClient({ ...registry, url: registry.url }) : undefined);
     this.retryBaseMs = options.retryBaseMs ?? 5000;
+    this.autoScanIntervalMs = options.autoScanIntervalMs ?? 60_000;
     this.job = new PeriodicJob({ name: this.name, intervalMs: options.intervalMs ?? 5000, logger: deps.logger, run: ({ signal }) => this.run(signal) });
   }
 
@@ -177,7 +187,10 @@ export class RegistryRegistrationJob implements Job {
   private async run(signal: AbortSignal): Promise<number> {
     const client = this.client;
     if (!client) return 0;
-    await queueAutomaticRegistrations(this.deps.db, 1000);
+    if (Date.now() - this.lastAutoScan >= this.autoScanIntervalMs) {
+      this.lastAutoScan = Date.now();
+      while (!signal.aborted && (await queueAutomaticRegistrations(this.deps.db, AUTO_QUEUE_BATCH)) === AUTO_QUEUE_BATCH);
+    }
     let settled = 0;
     let down: RegistryUnavailableError | undefined;
     while (!signal.aborted) {
