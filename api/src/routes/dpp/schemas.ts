@@ -1,7 +1,7 @@
 // JSON Schemas of the public DPP route: the UID path parameter and the public passport record (spec 2.3; fields
 // explained in docs/public-api.md, built by passports/public-record.ts).
 import { CONTENT_SCHEMAS } from "../../passports/content";
-import { textileSchema } from "../../passports/textile";
+import { TEXTILE_STAGES, textileSchema } from "../../passports/textile";
 import { PASSPORT_STATUSES } from "../../passports/stages";
 import type { JsonSchema } from "../../validation";
 import { accessBlockSchema } from "../../access/schemas";
@@ -297,7 +297,22 @@ export const publicRecordSchema: JsonSchema = {
               explorer_url: { type: "string", format: "uri" },
               block_number: { type: "integer" },
               details_hash: { ...hash, description: "the event's detailsHash: keccak256 of the RFC 8785 JSON of details" },
-              details: { type: ["object", "null"], description: "what the factory confirmed: the stage as declared and the content hash it was declared in" },
+              details: {
+                type: ["object", "null"],
+                description: "what the factory confirmed: the stage as declared and the content hash it was declared in (null when the reader's access class withholds the facility)",
+                properties: {
+                  kind: { const: "textile_stage_confirmation" },
+                  uid: { type: "string" },
+                  factory_id: { type: "integer" },
+                  stage: { type: "integer", description: "the supply-chain stage code of the on-chain event" },
+                  textile_stage: { enum: [...TEXTILE_STAGES] },
+                  stage_index: { type: "integer", minimum: 0 },
+                  declared: textileSchema.properties.stages.items,
+                  content_hash: hash,
+                  confirmed_by: { enum: ["factory_operator", "admin"] },
+                  recorded_at: { type: "string", format: "date-time" },
+                },
+              },
             },
           },
         },
