@@ -143,6 +143,11 @@ describe("back-up operator: failover to a verified copy", () => {
       const uid = dpp["passport-registry/dpp-content/3"].uid as string;
       const versions = (await json(await fetch(`${backup.url}${path(dpp)}/versions`))).versions;
       expect(versions.map((v: any) => [v.version, v.dataHash, v.transactionHash])).to.deep.equal(primaryCopy.versions.map((v: any) => [v.version, v.dataHash, v.transactionHash]));
+      // The hashes the chain set for the token, in order (the mint, then each update), are the versions'.
+      const { passport: contract } = stack.contracts;
+      const minted = await contract.queryFilter(contract.filters.PassportMinted(tokenIdOf(uid)));
+      const updated = await contract.queryFilter(contract.filters.DataHashUpdated(tokenIdOf(uid)));
+      expect(versions.map((v: any) => v.dataHash)).to.deep.equal([...minted.map((l) => l.args.dataHash), ...updated.map((l) => l.args.newHash)].map((h) => h.toLowerCase()));
       for (const v of versions) {
         const res = await fetch(`${backup.url}${path(dpp)}/versions/${v.version}/content`);
         expect(res.status).to.equal(200);

@@ -1,32 +1,37 @@
-// The hashes the passport contract set for a token, read from the chain this process is configured with (its own
-// RPC, its own deployment file), never from the primary: the PassportMinted event's hash, then each DataHashUpdated
-// event's new hash, in chain order. The contract keeps only the current hash; older versions are found in its events,
-// as the archive's verify kit finds them (archive/kit/verify.cjs).
+// Where the chain set a passport's hash, read from the chain this process is configured with (its own RPC, its own
+// deployment file), never from the primary or an indexer: the receipt of the transaction the primary names for a
+// version, and the PassportMinted or DataHashUpdated event the passport contract emitted in it for the token. The
+// contract keeps only the current hash; its events keep every earlier one (as the archive's verify kit reads them).
 import type { ChainAccess } from "../chain/access";
 import { finalBlockUpTo } from "../chain/finality";
 
-/** One hash the chain set: version n of a passport is step n (the mint is version 1). */
-export type AnchorStep = { hash: string; txHash: string; blockNumber: number };
+/** A hash the contract set for the token in one transaction: at its mint, or by an update (after `previousHash`). */
+export type AnchorEvent = { kind: "minted" | "updated"; hash: string; previousHash: string | null; txHash: string; blockNumber: number };
 
-/** Blocks asked per eth_getLogs call: public nodes refuse wider ranges. */
-const LOG_RANGE = 50_000;
+export type TransactionAnchors =
+  /** Not mined yet on this chain, or in a block not final yet (CONFIRMATIONS): the next run looks again. */
+  | { status: "pending" }
+  /** This chain has no such transaction (mined and final blocks are all it knows: `finalBlock`). */
+  | { status: "unknown"; finalBlock: number }
+  | { status: "mined"; events: AnchorEvent[] };
 
-/**
- * The final steps of `tokenId`, in order, from the deployment's start block, and the last final block. Steps in
- * blocks not yet final (CONFIRMATIONS) are left out: their versions wait for the next run.
- */
-export async function anchorSteps(chain: ChainAccess, confirmations: number, tokenId: string): Promise<{ steps: AnchorStep[]; finalBlock: number }> {
+/** The hashes the passport contract set for `tokenId` in transaction `txHash`, once its block is final. */
+export async function anchorsInTransaction(chain: ChainAccess, confirmations: number, tokenId: string, txHash: string): Promise<TransactionAnchors> {
   const { passport, deployment } = chain.contracts();
   const provider = passport.runner!.provider!;
-  const final = finalBlockUpTo(await provider.getBlockNumber(), confirmations);
-  const ranges: Array<[number, number]> = [];
-  for (let start = deployment.startBlock; start <= final; start += LOG_RANGE) ranges.push([start, Math.min(final, start + LOG_RANGE - 1)]);
-  const [minted, updated] = await Promise.all([
-    Promise.all(ranges.map(([start, end]) => passport.queryFilter(passport.filters.PassportMinted(tokenId), start, end))),
-    Promise.all(ranges.map(([start, end]) => passport.queryFilter(passport.filters.DataHashUpdated(tokenId), start, end))),
-  ]);
-  const byPosition = (a: { blockNumber: number; index: number }, b: { blockNumber: number; index: number }) => a.blockNumber - b.blockNumber || a.index - b.index;
-  const step = (hash: string, log: { transactionHash: string; blockNumber: number }): AnchorStep => ({ hash: hash.toLowerCase(), txHash: log.transactionHash, blockNumber: log.blockNumber });
-  const steps = [...minted.flat().sort(byPosition).map((log) => step(log.args.dataHash, log)), ...updated.flat().sort(byPosition).map((log) => step(log.args.newHash, log))];
-  return { steps, finalBlock: final };
+  const [receipt, head] = await Promise.all([provider.getTransactionReceipt(txHash), provider.getBlockNumber()]);
+  const finalBlock = finalBlockUpTo(head, confirmations);
+  if (!receipt) return { status: "unknown", finalBlock };
+  if (receipt.blockNumber > finalBlock) return { status: "pending" };
+  const contract = deployment.contracts.ProductPassport.address.toLowerCase();
+  const events: AnchorEvent[] = [];
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== contract) continue;
+    const parsed = passport.interface.parseLog({ topics: [...log.topics], data: log.data });
+    if (!parsed || parsed.args.tokenId?.toString() !== tokenId) continue;
+    const at = { txHash: receipt.hash, blockNumber: receipt.blockNumber };
+    if (parsed.name === "PassportMinted") events.push({ kind: "minted", hash: String(parsed.args.dataHash).toLowerCase(), previousHash: null, ...at });
+    if (parsed.name === "DataHashUpdated") events.push({ kind: "updated", hash: String(parsed.args.newHash).toLowerCase(), previousHash: String(parsed.args.previousHash).toLowerCase(), ...at });
+  }
+  return { status: "mined", events };
 }

@@ -9,7 +9,7 @@ import type { AppDeps } from "../deps";
 import { HEADER_FIELDS } from "../dpp/representation";
 import { PeriodicJob } from "../jobs/periodic-job";
 import { tokenIdOf, type PassportContent } from "../passports/content";
-import { anchorSteps, type AnchorStep } from "./chain-anchors";
+import { anchorsInTransaction } from "./chain-anchors";
 import { heldPassport, heldVersions, primaryRow, recordRefusal, recordRun, savePassportCopy, type HeldVersion } from "./backup.repo";
 
 /** Passports copied at once: each is a few requests to the primary and a log query to the chain. */
@@ -119,7 +119,7 @@ async function readOk(primary: Primary, path: string, signal?: AbortSignal, asPu
   return Buffer.from(await res.arrayBuffer());
 }
 
-type ListedVersion = { version: number; validFrom: string; dataHash: string; blockNumber: number | null; contentKept: boolean };
+type ListedVersion = { version: number; validFrom: string; dataHash: string; transactionHash: string | null; blockNumber: number | null; contentKept: boolean };
 type ServedDpp = Record<string, unknown> & { anchor?: { chainId?: unknown; contractAddress?: unknown; tokenId?: unknown }; access?: { withheld?: unknown } };
 
 type Verdict = { ok: HeldVersion } | { pending: true } | { refused: string; computed?: string; chain?: string };
@@ -153,18 +153,20 @@ async function copyPassport(deps: Deps, primary: Primary, primaryId: number, dpp
 
   const verified: HeldVersion[] = [];
   let uid = existing?.uid;
-  let chain: { steps: AnchorStep[]; finalBlock: number } | undefined;
+  // The hash of each version held or verified: an update on chain names the hash it replaced.
+  const hashes = new Map(held.map((v) => [v.version, v.data_hash]));
   for (const listedVersion of fresh) {
     const bytes = await readOk(primary, `${path}/versions/${listedVersion.version}/content`, signal);
     if (!bytes) continue;
     const verdict = await verify(deps, dppId, listedVersion, bytes, {
       uid,
       servedTokenId: dpp.anchor?.tokenId,
-      chainOf: async (tokenId) => (chain ??= await anchorSteps(deps.chain, deps.config.confirmations, tokenId)),
+      previousHash: hashes.get(listedVersion.version - 1),
     });
     if ("ok" in verdict) {
       uid ??= (JSON.parse(verdict.ok.content) as PassportContent).uid.toUpperCase();
       verified.push(verdict.ok);
+      hashes.set(verdict.ok.version, verdict.ok.data_hash);
       outcome.added += 1;
     } else if ("pending" in verdict) {
       outcome.pending += 1;
@@ -215,12 +217,14 @@ type VerifyContext = {
   /** The UID of the versions already held or verified: every version of a passport names the same one. */
   uid: string | undefined;
   servedTokenId: unknown;
-  chainOf: (tokenId: string) => Promise<{ steps: AnchorStep[]; finalBlock: number }>;
+  /** The hash of the version before, when it is held or verified. */
+  previousHash: string | undefined;
 };
 
 /**
  * One version's bytes against the chain: UTF-8 canonical JSON (RFC 8785) of this passport's content, whose keccak256
- * is the hash the chain set at the version's step (version n is the mint for n = 1, else the (n-1)th update).
+ * is a hash the passport contract set for the passport's token in the transaction the primary names, in a final
+ * block: version 1 by its mint, a later one by an update from the version before it (when that one is held).
  */
 async function verify(deps: Deps, dppId: string, listed: ListedVersion, bytes: Buffer, context: VerifyContext): Promise<Verdict> {
   const text = bytes.toString("utf8");
@@ -239,14 +243,19 @@ async function verify(deps: Deps, dppId: string, listed: ListedVersion, bytes: B
   const tokenId = tokenIdOf(uid);
   if (context.servedTokenId !== undefined && context.servedTokenId !== null && context.servedTokenId !== tokenId) return { refused: "the primary names another token than the UID's" };
   const computed = keccak256(bytes).toLowerCase();
-  const { steps, finalBlock } = await context.chainOf(tokenId);
-  const step = steps[listed.version - 1];
-  if (!step) {
-    // Anchored in a block this chain has not made final yet: the next run looks again.
-    if (listed.blockNumber === null || listed.blockNumber > finalBlock) return { pending: true };
-    deps.logger.debug({ dppId, version: listed.version, steps: steps.length }, "backup replication: no such step on chain");
-    return { refused: `the chain set ${steps.length} hash(es) for the token, none for version ${listed.version}`, computed };
+  if (!listed.transactionHash || !/^0x[0-9a-fA-F]{64}$/.test(listed.transactionHash)) return { refused: "the primary names no transaction for this version", computed };
+  const anchors = await anchorsInTransaction(deps.chain, deps.config.confirmations, tokenId, listed.transactionHash);
+  if (anchors.status === "pending") return { pending: true };
+  if (anchors.status === "unknown") {
+    // Anchored in a block this chain has not reached yet: the next run looks again. Otherwise there is no such transaction.
+    if (listed.blockNumber === null || listed.blockNumber > anchors.finalBlock) return { pending: true };
+    return { refused: `this chain has no transaction ${listed.transactionHash}`, computed };
   }
-  if (step.hash !== computed) return { refused: "keccak256 of the content is not the hash the chain set for this version", computed, chain: step.hash };
-  return { ok: { version: listed.version, data_hash: computed, content: text, valid_from: new Date(listed.validFrom), tx_hash: step.txHash, block_number: String(step.blockNumber) } };
+  const event = anchors.events.find((e) => e.hash === computed);
+  if (!event) return { refused: "keccak256 of the content is not the hash the chain set for this version", computed, chain: anchors.events[0]?.hash };
+  if ((listed.version === 1) !== (event.kind === "minted")) return { refused: `the chain ${event.kind} this hash, which is not version ${listed.version}'s step`, computed, chain: event.hash };
+  if (event.previousHash && context.previousHash && event.previousHash !== context.previousHash) {
+    return { refused: `the chain set this hash after ${event.previousHash}, not after version ${listed.version - 1}`, computed, chain: event.hash };
+  }
+  return { ok: { version: listed.version, data_hash: computed, content: text, valid_from: new Date(listed.validFrom), tx_hash: event.txHash, block_number: String(event.blockNumber) } };
 }
