@@ -567,14 +567,14 @@ export const VARIABLES = {
     shown: { local: "`$PUBLIC_BASE_URL` (no second instance)", production: "unset: passports cannot be registered" },
     doc: "Base URL of the deployment that is this one's back-up operator; a passport's back-up URL is `<it>/api/dpp-lifecycle/v1/dpps/<dppId>`.",
   }),
-  BACKUP_FEED_KEY: variable(optional(matching("secret, 32 characters or more", /^\S{32,}$/, "must be at least 32 characters, without spaces")), {
-    doc: "The key this deployment's back-up operator sends to read its changes feed (`/api/backup/v1/changes`) and its passports (an authority key where access classes apply); unset: no feed ([backup.md](backup.md)).",
+  BACKUP_FEED_KEY: variable(optional(matching("an authority key (pr_authority_…)", /^pr_authority_\S{20,}$/, "must be an authority key issued with `npm run admin -- issue-authority-key` (pr_authority_…)")), {
+    doc: "The authority key (`npm run admin -- issue-authority-key`) this deployment's back-up operator sends to read its changes feed (`/api/backup/v1/changes`) and its passports whole, so each version's bytes hash to the chain; unset: no feed ([backup.md](backup.md)).",
   }),
   BACKUP_OF: variable(optional(matching("http(s) URLs, comma-separated", /^https?:\/\/[^\s,]+(?:,https?:\/\/[^\s,]+)*$/i, "must be http(s) URLs separated by commas")), {
     check: (value, production) => (production && value?.split(",").some((url) => !url.startsWith("https://")) ? "BACKUP_OF must list https URLs in production" : undefined),
     doc: "Base URLs of the deployments this one is the back-up operator of: it copies and serves their passports ([backup.md](backup.md)).",
   }),
-  BACKUP_OF_KEYS: variable(optional(matching("secrets, comma-separated", /^[^\s,]{32,}(?:,[^\s,]{32,})*$/, "must be keys of 32 characters or more, separated by commas")), {
+  BACKUP_OF_KEYS: variable(optional(matching("authority keys, comma-separated", /^pr_authority_[^\s,]{20,}(?:,pr_authority_[^\s,]{20,})*$/, "must be the primaries' authority keys (pr_authority_…), separated by commas")), {
     doc: "The feed key each primary of `BACKUP_OF` issued to this deployment (its `BACKUP_FEED_KEY`), in the same order.",
   }),
   BACKUP_POLL_INTERVAL_MS: variable(integer(100, 86_400_000), { local: 30_000, doc: "How often a back-up asks its primaries what changed." }),
