@@ -4,15 +4,20 @@
 // authority key and with the brand's own API key, over each read path that applies the classes (EN 18222 compressed
 // and full, by product id, as of a date, element reads, a version's exact bytes, and the public record); forged,
 // expired, untrusted, wrong-audience and revoked credentials refused; the brand's restrictions and the legal minimum;
-// and the access log, entry by entry.
+// the pages, the certificate PDF, the UNTP credential and the Catena-X export; and the access log, entry by entry.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "chai";
 import { keccak256, toUtf8Bytes } from "ethers";
 import canonicalize from "canonicalize";
-import { CompactSign, exportJWK, generateKeyPair, type CryptoKey, type GenerateKeyPairResult } from "jose";
+import { CompactSign, compactVerify, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type CryptoKey, type GenerateKeyPairResult } from "jose";
 import { createBrand } from "../../api/src/brands/service";
 import { issueAuthorityKey, trustIssuer } from "../../api/src/access/readers";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
+import { checkCatenaXPassport, checkUntpCredential } from "../support/schemas";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
 const V1 = "/api/dpp-lifecycle/v1";
@@ -276,6 +281,94 @@ describe("access classes (issue 27)", () => {
     expect(own.access).to.deep.equal({ class: "authority", withheld: [] });
     const foreign = await json(await read(dppPath, other.key));
     expect(foreign.access.class).to.equal("public");
+  });
+
+  /** Words of this passport only readers above the public see: two facilities' names, an identifier, a durability result. */
+  const RESTRICTED = ["Gujarat Spinning Mills", "Ashulia Apparel", "IN2021123AB12CD", "ISO 12945-2"];
+
+  it("shows the pages and the certificate PDF the public's elements only, whoever asks, saying authorised readers see more", async function () {
+    this.timeout(60_000);
+    const uid = dpp[SPEC].uid;
+    const pages: Array<[string, string | undefined, string]> = [
+      [`/scan/${uid}?lang=en`, undefined, "Some supply-chain and test details are available to authorised readers only."],
+      [`/scan/${uid}?lang=bn`, undefined, "সরবরাহ শৃঙ্খল ও পরীক্ষার কিছু তথ্য কেবল অনুমোদিত পাঠকদের জন্য।"],
+      // The passport's own address opened by a browser: the page is the public's even for an authority (and unlogged).
+      [`/api/dpp/${uid}?lang=en`, authorityKey, "available to authorised readers only"],
+    ];
+    for (const [address, token, notice] of pages) {
+      const res = await fetch(`${base}${address}`, { headers: { Accept: "text/html", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+      expect(res.status, address).to.equal(200);
+      const page = await res.text();
+      expect(page, address).to.include('class="card made-where"').and.include(notice);
+      for (const text of RESTRICTED) expect(page, `${address}: ${text}`).to.not.include(text);
+    }
+
+    const pdf = await fetch(`${base}/certificates/${uid}.pdf`);
+    expect(pdf.status).to.equal(200);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "access-pdf-"));
+    try {
+      const file = path.join(dir, "certificate.pdf");
+      writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+      const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      expect(text).to.include("MADE WHERE").and.include("India (IN)");
+      for (const restricted of [...RESTRICTED, "PILLING"]) expect(text, restricted).to.not.include(restricted);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("withholds the same elements from the UNTP credential and the Catena-X export, and serves a reader its own, signed for it and logged", async () => {
+    const uid = dpp[SPEC].uid;
+    const anonymous = await fetch(`${base}/api/dpp/${uid}/credential?format=json`);
+    expect(anonymous.status, await anonymous.clone().text()).to.equal(200);
+    expect(anonymous.headers.get("vary")).to.match(/Authorization/i);
+    expect(anonymous.headers.get("cache-control")).to.match(/^public/);
+    const shared = await json(anonymous);
+    expect(checkUntpCredential(shared).errors).to.deep.equal([]);
+    for (const text of RESTRICTED) expect(JSON.stringify(shared), text).to.not.include(text);
+    const note = shared.credentialSubject.product.furtherInformation.find((link: any) => link.linkType.endsWith("#WithheldElements"));
+    expect(note.linkName).to.include(WITHHELD_BY_DEFAULT.join(", "));
+
+    // A role credential reads the facilities' names (legitimate interest), not durability (restricted to authorities
+    // above); its credential is signed for it by the service's key and never shared.
+    const li = await fetch(`${base}/api/dpp/${uid}/credential`, { headers: { Authorization: `Bearer ${await credential({})}` } });
+    expect(li.status, await li.clone().text()).to.equal(200);
+    expect(li.headers.get("cache-control")).to.equal("private, no-store");
+    const jwt = await li.text();
+    const did = await json(await fetch(`${base}/.well-known/did.json`));
+    const { alg } = decodeProtectedHeader(jwt);
+    const { payload } = await compactVerify(jwt, await importJWK(did.verificationMethod[0].publicKeyJwk, alg));
+    const signed = JSON.parse(new TextDecoder().decode(payload));
+    expect(checkUntpCredential(signed).errors).to.deep.equal([]);
+    const stages = signed.credentialSubject.traceabilityInformation.filter((entry: any) => entry.processingStage);
+    expect(stages.map((stage: any) => stage.processingFacility.name)).to.deep.equal(["Gujarat Spinning Mills", "Ashulia Apparel"]);
+    expect(signed.credentialSubject.product.characteristics?.durability).to.equal(undefined);
+    expectedLog.push({ operation: "Credential", reader_kind: "credential", reader_class: "legitimate-interest", elements: WITHHELD_BY_DEFAULT.slice(1) });
+
+    // An authority asking the passport's page address for the credential (content negotiation) reads all of it.
+    const whole = await json(await fetch(`${base}/scan/${uid}`, { headers: { Accept: "application/ld+json", Authorization: `Bearer ${authorityKey}` } }));
+    expect(whole.credentialSubject.product.characteristics.durability[0]).to.include({ testStandard: "ISO 12945-2" });
+    expect(JSON.stringify(whole)).to.not.include("#WithheldElements");
+    expectedLog.push({ operation: "Credential", reader_kind: "authority_key", reader_class: "authority", elements: WITHHELD_BY_DEFAULT });
+    // The public's credential after them is still the public's: the one-second cache holds no reader's.
+    expect(JSON.stringify(await json(await fetch(`${base}/api/dpp/${uid}/credential?format=json`)))).to.not.include("Gujarat Spinning Mills");
+
+    // Catena-X: withheld leaves are absent (not placeholders), listed in additionalData.
+    const exported = await json(await fetch(`${base}/api/dpp/${uid}/catena-x`));
+    expect(checkCatenaXPassport(exported).errors).to.deep.equal([]);
+    const additional = Object.fromEntries(exported.additionalData.map((entry: any) => [entry.label, entry]));
+    expect(additional.withheldElements.children.map((child: any) => child.label)).to.deep.equal(WITHHELD_BY_DEFAULT);
+    expect(additional.processingStages.children[0].children.map((child: any) => child.label)).to.not.include("facilityName").and.not.include("facilityId");
+    for (const text of RESTRICTED) expect(JSON.stringify(exported), text).to.not.include(text);
+    const authority = await fetch(`${base}/api/dpp/${uid}/catena-x`, { headers: { Authorization: `Bearer ${authorityKey}` } });
+    expect(authority.headers.get("cache-control")).to.equal("private, no-store");
+    const full = await json(authority);
+    expect(checkCatenaXPassport(full).errors).to.deep.equal([]);
+    for (const text of RESTRICTED) expect(JSON.stringify(full), text).to.include(text);
+    expect(full.additionalData.map((entry: any) => entry.label)).to.not.include("withheldElements");
+    expectedLog.push({ operation: "CatenaXExport", reader_kind: "authority_key", reader_class: "authority", elements: WITHHELD_BY_DEFAULT });
+    // A failing credential is refused here as on every read path.
+    expect((await fetch(`${base}/api/dpp/${uid}/catena-x`, { headers: { Authorization: `Bearer pr_reader_${"A".repeat(43)}` } })).status).to.equal(401);
   });
 
   it("logs every non-public read for the brand, in its dashboard, and nothing for public reads", async () => {

@@ -117,8 +117,9 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     expect(minted.some((product) => product.gtin) && minted.some((product) => !product.gtin), "demo passports with and without a GTIN").to.equal(true);
   });
 
-  const credentialJson = async (uid: string): Promise<Json> => {
-    const res = await fetch(`${base}/api/dpp/${uid}/credential`, { headers: { Accept: "application/ld+json" } });
+  /** `token`: read as that reader (docs/access.md); the brand's own key reads its passports whole. */
+  const credentialJson = async (uid: string, token?: string): Promise<Json> => {
+    const res = await fetch(`${base}/api/dpp/${uid}/credential`, { headers: { Accept: "application/ld+json", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
     expect(res.status, uid).to.equal(200);
     expect(res.headers.get("content-type")).to.match(/^application\/ld\+json/);
     return (await res.json()) as Json;
@@ -417,10 +418,13 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     const MATERIALS = "/composition/materialInformation/materials";
     let textileUid: string;
     let twinUid: string;
+    /** The brand's API key: its credential and export read whole (durability and facility names are not public). */
+    let brandKey: string;
 
     before(async function () {
       this.timeout(240_000);
       const created = await createBrand(stack.api.db, { slug: `interop-tx-${randomBytes(3).toString("hex")}`, name: "Interop Textile", uidPrefix: "ITX" });
+      brandKey = created.key.key;
       const v1 = (route: string, body: unknown) =>
         fetch(`${base}/api/v1${route}`, {
           method: "POST",
@@ -440,7 +444,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     });
 
     it("fills the UNTP fields from the section: schema-valid, and safe-mode expansion keeps every term", async () => {
-      const credential = await credentialJson(textileUid);
+      const credential = await credentialJson(textileUid, brandKey);
       expect(checkUntpCredential(credential).errors).to.deep.equal([]);
       expect(await droppedTerms(credential, verifierLoader({ pinned: true }))).to.deep.equal([]);
       expect(await expandSafely(credential)).to.have.length(1);
@@ -498,8 +502,8 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
     });
 
     it("fills the Catena-X export from the section, valid, with fewer placeholders and the rest still listed", async () => {
-      const exported = async (uid: string) => {
-        const res = await fetch(`${base}/api/dpp/${uid}/catena-x`);
+      const exported = async (uid: string, token?: string) => {
+        const res = await fetch(`${base}/api/dpp/${uid}/catena-x`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
         expect(res.status).to.equal(200);
         const document = (await res.json()) as Json;
         expect(checkCatenaXPassport(document).errors, uid).to.deep.equal([]);
@@ -511,7 +515,7 @@ describe("UNTP credential, did:web and Catena-X export (issue 16)", function () 
         }
         return { document, additional, pointers };
       };
-      const { document, additional, pointers } = await exported(textileUid);
+      const { document, additional, pointers } = await exported(textileUid, brandKey);
       expect(document.operation.manufacturing.manufacturingDate).to.equal("2026-10-01");
       expect(document.identification.partClassification.map((c: Json) => c.id)).to.include.members(["610910", "61091000"]);
       expect(document.identification.productImages.map((i: Json) => i.content)).to.deep.equal(TEXTILE.images);

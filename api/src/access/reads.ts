@@ -1,15 +1,15 @@
 // Access classes on the read paths (docs/access.md): the EN 18222 reads (both representations, element reads, a
 // version as of a date, a version's exact bytes) and the public record JSON. Each takes the passport as the service
 // renders it whole, and serves what the reader may see, with an `access` block naming what was withheld; a read
-// above the public is logged. Other read paths (pages, PDF, credential, Catena-X) apply `visibleContent` or
-// `visibleRecord` the same way.
+// above the public is logged. The other read paths (pages, badge, PDF, credential, Catena-X) go through
+// `visiblePublicRecord` or `publicContentOf`.
 import { heldAccess } from "../backup/held";
 import type { AppDeps } from "../deps";
 import { AccessClassRequiredError, NotFoundError } from "../errors";
 import type { DataElement } from "../dpp/elements";
 import { HEADER_FIELDS } from "../dpp/representation";
 import type { PassportContent } from "../passports/content";
-import { atLeast, classOfPath, visibleContent, type AccessClass, type Overrides } from "./classes";
+import { atLeast, classOfPath, visibleContent, type AccessClass, type Overrides, type Visible } from "./classes";
 import { readerClassFor, type Reader } from "./readers";
 import { assertElementReadable, logRead, visibleRecord, type AccessBlock, type ReadOperation, type ReadPassport } from "./service";
 
@@ -150,14 +150,32 @@ export async function visibleVersionBytes(deps: Pick<AppDeps, "db">, reader: Rea
   return bytes;
 }
 
-/** The public record of a UID as a reader may see it (GET /api/dpp/{uid}); logged above the public. */
-export async function visiblePublicRecord<R extends { uid: string; content: PassportContent; manufacturer: unknown }>(deps: Pick<AppDeps, "db">, reader: Reader, record: R) {
+/**
+ * The public record of a UID as a reader may see it; logged above the public. Every read path that prints a record
+ * goes through here: GET /api/dpp/{uid} ("PublicRecord"), the UNTP credential ("Credential"), the Catena-X export
+ * ("CatenaXExport"), and with PUBLIC_READER the pages and the badge (documents for anyone, never logged).
+ */
+export async function visiblePublicRecord<R extends { uid: string; content: PassportContent; manufacturer: unknown }>(
+  deps: Pick<AppDeps, "db">,
+  reader: Reader,
+  record: R,
+  operation: ReadOperation = "PublicRecord",
+) {
   const { passport, overrides } = await passportAccess(deps, { uid: record.uid });
   const readerClass = readerClassFor(reader, passport.brand_id);
   const visible = visibleContent(record.content, readerClass, overrides);
-  await logRead(deps, reader, readerClass, passport, "PublicRecord", visible);
+  await logRead(deps, reader, readerClass, passport, operation, visible);
   const filtered = visibleRecord(record, { content: visible.content, access: { class: readerClass, withheld: visible.withheld } });
   return withStagesFiltered(filtered, visible.withheld);
+}
+
+/**
+ * The content of a UID as the public sees it, for a document anyone may fetch that is built from the content itself
+ * rather than the record (the certificate PDF): the brand's restrictions applied, never logged.
+ */
+export async function publicContentOf<T>(deps: Pick<AppDeps, "db">, uid: string, content: T): Promise<Visible<T>> {
+  const { overrides } = await passportAccess(deps, { uid });
+  return visibleContent(content, "public", overrides);
 }
 
 /**

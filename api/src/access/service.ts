@@ -21,7 +21,9 @@ export type ReadOperation =
   | "ReadDPPVersionByIdAndDate"
   | "ReadDataElement"
   | "ReadDPPVersionContent"
-  | "PublicRecord";
+  | "PublicRecord"
+  | "Credential"
+  | "CatenaXExport";
 
 /** The brand's overrides, and the class `reader` reads this passport as. */
 export async function accessOf(deps: Pick<AppDeps, "db">, reader: Reader, passport: ReadPassport): Promise<{ readerClass: AccessClass; overrides: Overrides }> {

@@ -1,4 +1,5 @@
 // Certificate issuance for a brand: quota, idempotent mint, and the certificate PDF.
+import { publicContentOf } from "../access/reads";
 import type { AppDeps } from "../deps";
 import { getStoredBranding } from "../brands/branding";
 import { NotFoundError } from "../errors";
@@ -72,7 +73,10 @@ function lineageLine(product: ProductRow): Pick<CertificatePdfInput, "lineage"> 
  * confirmations of its stages as the public record has them (read only for a passport with stages).
  */
 async function textilePart(deps: AppDeps, product: ProductRow): Promise<Pick<CertificatePdfInput, "textile" | "stageAttestations">> {
-  const { textile } = passportContentFor(product);
+  // The PDF is a public document (anyone may fetch it, and it is cached by what it shows): the public's view of the
+  // section, without the elements the defaults or the brand give only to readers above the public (docs/access.md).
+  const { content } = await publicContentOf(deps, product.uid, { textile: passportContentFor(product).textile });
+  const { textile } = content;
   if (!textile) return {};
   if (!textile.stages?.length) return { textile };
   // The record's `textile_stages`, outside the anchored content: a stage's confirmation, or null while only declared.

@@ -46,6 +46,7 @@ export const BN: Messages = {
   verifiedFactory: "✓ যাচাইকৃত কারখানা",
   notVerified: "যাচাই করা হয়নি",
   supplyChain: "সরবরাহ শৃঙ্খল",
+  withheldForAuthorised: "সরবরাহ শৃঙ্খল ও পরীক্ষার কিছু তথ্য কেবল অনুমোদিত পাঠকদের জন্য।",
   transactionLink: "লেনদেন",
   stages: {
     fibre_sourced: "তন্তু সংগ্রহ",

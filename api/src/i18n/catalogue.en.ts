@@ -59,6 +59,8 @@ export const EN = {
   verifiedFactory: "✓ Verified factory",
   notVerified: "Not verified",
   supplyChain: "Supply chain",
+  // A passport with elements the public does not see (docs/access.md): one line, where they would have been.
+  withheldForAuthorised: "Some supply-chain and test details are available to authorised readers only.",
   transactionLink: "transaction",
   stages: {
     fibre_sourced: "Fibre sourced",

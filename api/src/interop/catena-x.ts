@@ -203,6 +203,7 @@ export function buildCatenaXPassport(config: Pick<Config, "publicBaseUrl" | "dom
     lineageData(lineage, content.passport?.id ?? null),
     ...(textile.stages?.length ? [stagesData(config, textile.stages, confirmations)] : []),
     placeholderData(placeholders),
+    ...withheldData(input),
   ];
   return document;
 }
@@ -375,7 +376,8 @@ function stagesData(config: Pick<Config, "publicBaseUrl">, stages: NonNullable<T
         description: STAGE_NAMES[stage.stage],
         type: { dataType: "object" },
         children: [
-          text("facilityName", "the facility", stage.facility.name),
+          // A name or identifier withheld from this reader (docs/access.md) is absent, as in the record.
+          ...(stage.facility.name ? [text("facilityName", "the facility", stage.facility.name)] : []),
           text("facilityCountry", "its country (ISO 3166 alpha-2)", stage.facility.country),
           ...(stage.facility.id ? [text("facilityId", `its ${stage.facility.id.scheme} identifier`, stage.facility.id.value)] : []),
           ...(uri ? [text("facilityUri", "its address", uri)] : []),
@@ -387,6 +389,23 @@ function stagesData(config: Pick<Config, "publicBaseUrl">, stages: NonNullable<T
       };
     }),
   };
+}
+
+/**
+ * The elements withheld from this reader by the passport's access classes (docs/access.md): absent above, never
+ * placeholders (a placeholder stands for data nobody has; these exist, for readers of another class).
+ */
+function withheldData(input: CredentialInput): Json[] {
+  const withheld = (input.record as { access?: { class: string; withheld: string[] } }).access;
+  if (!withheld || withheld.withheld.length === 0) return [];
+  return [
+    {
+      label: "withheldElements",
+      description: `Passport elements not shown to this reader (access class ${withheld.class}): each child names one by its element path; readers of a higher class see them.`,
+      type: { dataType: "array" },
+      children: withheld.withheld.map((path) => ({ label: path, description: "withheld by access class", type: { dataType: "xsd:string" } })),
+    },
+  ];
 }
 
 /** The list of placeholder values, so a reader can tell them from data. */

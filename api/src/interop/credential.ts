@@ -1,6 +1,9 @@
 // Issue 16: a passport's UNTP Digital Product Passport credential (VC 2.0, UNTP DPP 0.6.0), signed as VC-JOSE with the
 // service's key. What each field is filled from, and what stays empty, is in docs/interop.md.
 import { CompactSign } from "jose";
+import { visiblePublicRecord } from "../access/reads";
+import type { Reader } from "../access/readers";
+import type { AccessBlock, ReadOperation } from "../access/service";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { NotFoundError } from "../errors";
@@ -68,19 +71,27 @@ export function credentialUrl(config: Pick<Config, "publicBaseUrl">, uid: string
   return `${config.publicBaseUrl}/api/dpp/${uid}/credential`;
 }
 
-/** The credential of a minted passport by UID; throws NotFoundError when there is no minted passport. */
-export async function passportCredential(deps: AppDeps, uid: string, state?: IndexerState): Promise<PassportCredential> {
-  const input = await credentialInput(deps, uid, state);
+/**
+ * The credential of a minted passport by UID; throws NotFoundError when there is no minted passport. `view`: as
+ * credentialInput's; without it the credential is whole (the brand's own archive).
+ */
+export async function passportCredential(deps: AppDeps, uid: string, state?: IndexerState, view?: ReaderView): Promise<PassportCredential> {
+  const input = await credentialInput(deps, uid, state, view);
   const key = await credentialSigningKey(deps.config);
   const credential = buildCredential(deps.config, key.did, input);
   return { credential, jwt: await signCredential(deps.config, credential) };
 }
 
+/** Whose view a credential or an export is built for (docs/access.md), and the operation its access log entry names. */
+export type ReaderView = { reader: Reader; operation: ReadOperation };
+
 /**
  * The passport, its public record and its maker's registry certifications; NOT_FOUND unless minted. `state`: the
- * indexer's state when the caller has read it already.
+ * indexer's state when the caller has read it already. `view`: the record as that reader may see it (elements above
+ * its class absent, listed in `record.access.withheld`; a read above the public logged); every route passes one.
+ * Without it the record is whole: only for the brand's own archive and the operator's export.
  */
-export async function credentialInput(deps: AppDeps, uid: string, state?: IndexerState): Promise<CredentialInput> {
+export async function credentialInput(deps: AppDeps, uid: string, state?: IndexerState, view?: ReaderView): Promise<CredentialInput> {
   const passport = await publicPassport(deps, uid, state);
   if (!isMinted(passport)) throw new NotFoundError("Passport");
   // A maker the brand only declared (it never confirmed making the product) lends the product none of its registry
@@ -89,11 +100,15 @@ export async function credentialInput(deps: AppDeps, uid: string, state?: Indexe
   // As publicPassport reads it: with the indexer's views not yet published, the credential is served without the
   // registry's claims rather than not at all.
   const factory = factoryId === undefined ? undefined : await fromViews(() => findFactory(deps.db, deps.config.onchainSchema, factoryId)).catch(() => undefined);
+  const whole = buildPublicRecord(deps.config, passport);
+  const record = view ? ({ manufacturer: null, ...(await visiblePublicRecord(deps, view.reader, whole, view.operation)) } as PublicRecord & { access: AccessBlock }) : whole;
+  // A maker withheld from this reader lends the product none of its registry claims either: they would name it.
+  const makerShown = record.manufacturer !== null || whole.manufacturer === null;
   return {
     passport,
-    record: buildPublicRecord(deps.config, passport),
-    factoryCertifications: factory?.registered ? certificationsFromMask(factory.certificationsMask) : [],
-    factoryVerified: factory?.verified ?? false,
+    record,
+    factoryCertifications: factory?.registered && makerShown ? certificationsFromMask(factory.certificationsMask) : [],
+    factoryVerified: (makerShown && factory?.verified) ?? false,
   };
 }
 
@@ -127,6 +142,9 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
   // The carbon figure the passport gives, named with its method: the textile section's estimate, else ours (both are
   // the service's estimate). A brand's PEF study is its own claim (conformityClaim), not this estimate.
   const estimate = textile?.carbon?.method === "estimate" ? textile.carbon.kg_co2e : content.carbon.kg_co2e;
+  // Built for a reader (credentialInput's view): the elements above its class are absent; UNTP has no term for what
+  // was left out, so one further-information link names them, to the record that lists them too (docs/access.md).
+  const withheld = (record as { access?: AccessBlock }).access?.withheld ?? [];
 
   return {
     "@context": [VC_V2_CONTEXT, UNTP_DPP_CONTEXT, REGISTRY_CONTEXT_URL],
@@ -175,6 +193,9 @@ export function buildCredential(config: Pick<Config, "publicBaseUrl" | "domains"
           // below say the same with their persistent ids, pinned versions and inherited fields).
           ...(lineage.model ? [link(lineage.model.dpp_url, `Model passport ${lineage.model.uid}`, `${REGISTRY_VOCAB}ModelPassport`)] : []),
           ...(lineage.batch ? [link(lineage.batch.dpp_url, `Batch passport ${lineage.batch.uid}`, `${REGISTRY_VOCAB}BatchPassport`)] : []),
+          ...(withheld.length > 0
+            ? [link(record.links.dpp_url, `Elements withheld from this reader by the passport's access classes: ${withheld.join(", ")}`, `${REGISTRY_VOCAB}WithheldElements`)]
+            : []),
         ],
         producedByParty: { id: brandProfileUrl(config, brand), name: content.brand.name },
         ...(content.manufacturer

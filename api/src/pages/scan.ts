@@ -232,6 +232,8 @@ export function scanPage(input: {
   lang?: Lang;
   texts?: { name: string; description: string };
   machine?: MachineLinks;
+  /** The elements the public does not see (passport-page.ts): when any, one line says authorised readers see more. */
+  withheld?: readonly string[];
 }): RenderedPage {
   const { record, brand } = input;
   const lang = input.lang ?? DEFAULT_LANG;
@@ -263,6 +265,7 @@ ${textile ? html`${repairCard(textile, lang, mark)}${endOfLifeCard(textile, lang
 ${certificationsCard(record, lang)}
 ${manufacturerCard(record, lang)}
 ${timelineCard(record, lang)}
+${input.withheld?.length ? html`<p class="muted withheld">${t.withheldForAuthorised}</p>` : ""}
 <section class="card"><h2>${t.certificate}</h2>
 <a class="button" href="/dpp-certificate/${encodeURIComponent(record.uid)}">${certified ? t.viewCertificate : t.certificateStatus}</a>${
     pdfUrl ? html`<a class="button plain" href="${pdfUrl}">${t.downloadPdf}</a>` : ""

@@ -1,5 +1,8 @@
-// A passport as the customer-facing pages show it: the public record with its brand's white-label branding and, once
-// minted, its certificate PDF.
+// A passport as the customer-facing pages show it: the public record as the public may see it (docs/access.md: the
+// elements a brand or the defaults give only to readers with a legitimate interest or authorities are absent), with
+// its brand's white-label branding and, once minted, its certificate PDF.
+import { visiblePublicRecord } from "../access/reads";
+import { PUBLIC_READER } from "../access/readers";
 import type { AppDeps } from "../deps";
 import { findPageBrand, type PageBrandRow } from "../brands/brand-profile.repo";
 import { readBranding } from "../brands/branding";
@@ -11,7 +14,10 @@ import { buildPublicRecord, type PublicRecord } from "./public-record";
 
 export type PassportPage = {
   passport: PublicPassport;
+  /** The public's view of the record: pages are for anyone, so they never show more, whoever asks. */
   record: PublicRecord;
+  /** The element paths the public does not see (`access.withheld`): the page says some details are for authorised readers. */
+  withheld: string[];
   brandRow: PageBrandRow;
   brand: PageBrand;
   /** The certificate PDF, once the passport is minted. */
@@ -25,9 +31,13 @@ export async function passportPage(deps: AppDeps, uid: string): Promise<Passport
   if (!brandRow) throw new NotFoundError("Passport");
   const { product } = passport;
   const minted = product.passport_status === "minted" && product.passport_tx_hash !== null;
+  const visible = await visiblePublicRecord(deps, PUBLIC_READER, buildPublicRecord(deps.config, passport));
+  // A maker the brand withholds from the public reads as none declared (the record leaves the key out).
+  const record = { manufacturer: null, ...visible } as PublicRecord & { access: { withheld: string[] } };
   return {
     passport,
-    record: buildPublicRecord(deps.config, passport),
+    record,
+    withheld: record.access.withheld,
     brandRow,
     brand: pageBrand(brandRow),
     pdfUrl: minted ? certificatePdfUrl(deps.config, product.uid, brandAddressOf(product)) : null,

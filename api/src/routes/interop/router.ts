@@ -3,7 +3,9 @@
 // that answers the credential on the passport's page addresses (/scan/{uid}, /dpp-certificate/{uid}).
 import type Router from "@koa/router";
 import type { Context, Middleware } from "koa";
+import type { Reader } from "../../access/readers";
 import type { AppDeps, AppState } from "../../deps";
+import { markReaderResponse, requestReader } from "../../middleware/reader";
 import { buildCatenaXPassport } from "../../interop/catena-x";
 import { CATENA_X_PASSPORT_COMPONENT, catenaXComponents } from "../../interop/catena-x-schema";
 import { credentialInput, passportCredential, type CredentialInput, type PassportCredential } from "../../interop/credential";
@@ -28,16 +30,20 @@ const MAX_AGE_SECONDS = 5;
  */
 function passportReads(deps: AppDeps) {
   const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
+  // The caches hold the public's view only: a reader above the public gets its own, built (and signed) for it alone
+  // and logged (docs/access.md), as GET /api/dpp/{uid} does.
   const credentials = new IndexedReadCache<PassportCredential>({ ttlMs: 1000, maxEntries: 1000 });
   const inputs = new IndexedReadCache<CredentialInput>({ ttlMs: 1000, maxEntries: 1000 });
   return {
-    credential: async (uid: string) => {
+    credential: async (uid: string, reader: Reader) => {
       const state = await indexer().catch(() => undefined);
-      return credentials.read(uid, state?.indexedBlock, () => passportCredential(deps, uid, state));
+      const build = () => passportCredential(deps, uid, state, { reader, operation: "Credential" });
+      return reader.class === "public" ? credentials.read(uid, state?.indexedBlock, build) : build();
     },
-    input: async (uid: string) => {
+    input: async (uid: string, reader: Reader) => {
       const state = await indexer().catch(() => undefined);
-      return inputs.read(uid, state?.indexedBlock, () => credentialInput(deps, uid, state));
+      const build = () => credentialInput(deps, uid, state, { reader, operation: "CatenaXExport" });
+      return reader.class === "public" ? inputs.read(uid, state?.indexedBlock, build) : build();
     },
   };
 }
@@ -45,9 +51,11 @@ function passportReads(deps: AppDeps) {
 type PassportReads = ReturnType<typeof passportReads>;
 
 /** Answers the credential of `uid` in the form asked for; NOT_FOUND (JSON) when there is no minted passport. */
-async function sendCredential(reads: PassportReads, ctx: Context, uid: string, type: CredentialType): Promise<void> {
-  const { credential, jwt } = await reads.credential(uid.toUpperCase());
+async function sendCredential(deps: AppDeps, reads: PassportReads, ctx: Context, uid: string, type: CredentialType): Promise<void> {
+  const reader = await requestReader(deps, ctx);
+  const { credential, jwt } = await reads.credential(uid.toUpperCase(), reader);
   ctx.set("Cache-Control", `public, max-age=${MAX_AGE_SECONDS}`);
+  markReaderResponse(ctx, reader);
   ctx.type = type;
   ctx.body = type === VC_JWT_TYPE ? jwt : JSON.stringify(credential);
 }
@@ -74,7 +82,7 @@ export function credentialNegotiation(deps: AppDeps): Middleware<AppState> {
     const uid = (ctx as unknown as { params: { uid?: string } }).params.uid;
     // A malformed UID is the page's to answer (its own 422 page), whoever asks.
     if (wanted === false || wanted === "text/html" || !uid || uid.length > 43 || !uidPattern.test(uid)) return next();
-    await sendCredential(reads, ctx, uid, wanted as CredentialType);
+    await sendCredential(deps, reads, ctx, uid, wanted as CredentialType);
   };
 }
 
@@ -186,7 +194,9 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         "By default, and for `Accept: application/vc+jwt`, signed as VC-JOSE: a compact JWS (header typ vc+jwt, cty " +
         "vc, kid the DID's key) whose payload is the credential. `Accept: application/ld+json` or `application/vc` " +
         "gives the same credential unsigned, as JSON-LD; so does `?format=json`, for a plain link. The passport URL /scan/{uid} answers the same to a client " +
-        "that prefers these types to text/html. Responses vary on Accept. docs/interop.md lists what it carries.",
+        "that prefers these types to text/html. Responses vary on Accept and Authorization. docs/interop.md lists what it carries. " +
+        "Elements above the reader's access class (`Authorization: Bearer` a reader key, role credential or authority key; " +
+        "docs/access.md) are absent, and a further-information link names them; a reader's credential is signed for it and logged.",
       params: uidParam,
       query: credentialFormatQuery,
       responses: {
@@ -197,6 +207,7 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
           example: credentialExample,
           otherTypes: { "application/ld+json": { schema: credentialSchema }, "application/vc": { schema: credentialSchema } },
         },
+        "401": errorResponse("a reader credential that fails: READER_KEY_INVALID, CREDENTIAL_INVALID, CREDENTIAL_EXPIRED, CREDENTIAL_AUDIENCE, CREDENTIAL_UNTRUSTED_ISSUER (docs/access.md)"),
         "404": errorResponse("no minted passport for that UID"),
         "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
       },
@@ -204,7 +215,7 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
         ctx.vary("Accept");
         const format = ctx.query.format;
         const wanted = format ? FORMAT_TYPES[format] : ctx.accepts(...CREDENTIAL_TYPES);
-        await sendCredential(reads, ctx, ctx.params.uid, wanted === false ? VC_JWT_TYPE : (wanted as CredentialType));
+        await sendCredential(deps, reads, ctx, ctx.params.uid, wanted === false ? VC_JWT_TYPE : (wanted as CredentialType));
       },
     }),
     defineRoute({
@@ -217,19 +228,23 @@ export function interopRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<A
       description:
         "Valid against the vendored io.catenax.generic.digital_product_passport 7.0.0 schema. Values the model " +
         "requires and the service has no data for are placeholders, each listed by JSON pointer in `additionalData` " +
-        "(label `placeholders`); the chain anchor is in `additionalData` too (label `chainAnchor`).",
+        "(label `placeholders`); the chain anchor is in `additionalData` too (label `chainAnchor`). Elements above the reader's " +
+        "access class (`Authorization: Bearer`, docs/access.md) are absent and listed in `additionalData` (label `withheldElements`).",
       params: uidParam,
       responses: {
         "200": {
           description: "the Catena-X DPP document (io.catenax.generic.digital_product_passport 7.0.0; `additionalData` holds `chainAnchor` and `placeholders`)",
           schema: { $ref: `#/components/schemas/${CATENA_X_PASSPORT_COMPONENT}` },
         },
+        "401": errorResponse("a reader credential that fails: READER_KEY_INVALID, CREDENTIAL_INVALID, CREDENTIAL_EXPIRED, CREDENTIAL_AUDIENCE, CREDENTIAL_UNTRUSTED_ISSUER (docs/access.md)"),
         "404": errorResponse("no minted passport for that UID"),
         "422": errorResponse("the UID is not of the form <PREFIX>-<CODE>"),
       },
       handler: async (ctx) => {
-        const input = await reads.input(ctx.params.uid.toUpperCase());
+        const reader = await requestReader(deps, ctx);
+        const input = await reads.input(ctx.params.uid.toUpperCase(), reader);
         ctx.set("Cache-Control", `public, max-age=${MAX_AGE_SECONDS}`);
+        markReaderResponse(ctx, reader);
         ctx.body = buildCatenaXPassport(deps.config, input);
       },
     }),

@@ -69,7 +69,7 @@ export function passportPageHandler(deps: AppDeps): Middleware<AppState> {
         const lang = requestLanguage(ctx);
         const texts = await pageTexts(deps, view, lang);
         const machine = machineLinks(view);
-        sendPage(ctx, scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, lang, texts, ...(machine ? { machine } : {}) }), "public, max-age=5");
+        sendPage(ctx, scanPage({ record: view.record, withheld: view.withheld, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, lang, texts, ...(machine ? { machine } : {}) }), "public, max-age=5");
       }),
     );
 }
@@ -125,7 +125,7 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
         const machine = machineLinks(view);
         sendPage(
           ctx,
-          scanPage({ record: view.record, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice, purchase, lang, texts, ...(machine ? { machine } : {}) }),
+          scanPage({ record: view.record, withheld: view.withheld, brand: view.brand, pageUrl, pdfUrl: view.pdfUrl, tap: notice, purchase, lang, texts, ...(machine ? { machine } : {}) }),
           "no-store",
         );
       },
