@@ -157,3 +157,42 @@ export class PeriodicJob<T = unknown> implements Job {
     });
   }
 }
+
+/**
+ * The base of a job class whose work is one periodic run: the subclass writes `run`, and start, stop, wake, health and
+ * runOnce are its PeriodicJob's, rather than a wrapper of them written again in each job class.
+ */
+export abstract class PeriodicJobBase<T = unknown> implements Job {
+  readonly name: string;
+  private readonly periodic: PeriodicJob<T>;
+
+  constructor(options: Omit<PeriodicJobOptions<T>, "run">) {
+    this.name = options.name;
+    this.periodic = new PeriodicJob<T>({ ...options, run: (context) => this.run(context) });
+  }
+
+  /** One run of the job's work; `context.signal` is aborted when the job stops. */
+  protected abstract run(context: RunContext): Promise<T>;
+
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
+  }
+
+  /** See PeriodicJob.wake: run again at once (or once, in a process that does not run the job). */
+  wake(): void {
+    this.periodic.wake();
+  }
+
+  health(): JobHealth {
+    return this.periodic.health();
+  }
+
+  /** One run now, or the one in progress, for tests and tools (its error is logged, then rethrown). */
+  runOnce(): Promise<T> {
+    return this.periodic.runOnce();
+  }
+}
