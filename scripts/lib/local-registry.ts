@@ -14,22 +14,14 @@ import Ajv from "ajv";
 import canonicalize from "canonicalize";
 import { keccak256, toUtf8Bytes } from "ethers";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type CryptoKey } from "jose";
+import type { RegistrationMetadata } from "../../api/src/registry/registry-client";
 
 export const REGISTRY_BATCH_LIMIT = 100;
 
 export type UpdateStrategy = "MODIFY" | "APPEND_WITH_NEW_ID";
 
-type Metadata = {
-  upi: string;
-  reoId: string;
-  liveURL: string;
-  backupURL: string;
-  commodityCode: string;
-  facilitiesId: string[];
-  granularityLevel: "MODEL" | "BATCH" | "ITEM";
-  deactivated?: boolean | null;
-  dataCarrierTypes?: string[];
-};
+/** What the mock's schema admits beyond what we send: `deactivated` may be null, `dataCarrierTypes` absent. */
+type Metadata = Omit<RegistrationMetadata, "deactivated" | "dataCarrierTypes"> & { deactivated?: boolean | null; dataCarrierTypes?: string[] };
 
 export type LocalRegistryEntry = { registryId: string; createdAt: string; modifiedAt: string | null; metadata: Metadata; proof: string; dppHash: string };
 
@@ -76,6 +68,9 @@ export type LocalRegistryOptions = {
 export class LocalRegistry {
   /** Registrations per upload received, in order (a single registration counts 1). */
   readonly uploads: number[] = [];
+  /** The upi of every registration received (each one of an upload), in the order they came: a resend shows twice. */
+  readonly received: string[] = [];
+  private readonly holds: Array<{ arrived: (upi: string) => void; released: Promise<string | undefined> }> = [];
   private readonly entries = new Map<string, LocalRegistryEntry>();
   private readonly byUpi = new Map<string, string>();
   private readonly validate = new Ajv({ allErrors: true }).compile(METADATA_SCHEMA);
@@ -119,6 +114,19 @@ export class LocalRegistry {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /**
+   * For tests: the next registration received waits, before the registry reads its passport, until `release` is
+   * called; `received` resolves with its upi when it arrives. Released with a reason, it is refused with that reason.
+   */
+  holdNext(): { received: Promise<string>; release: (refusal?: string) => void } {
+    let arrived!: (upi: string) => void;
+    let release!: (refusal?: string) => void;
+    const received = new Promise<string>((resolve) => (arrived = resolve));
+    const released = new Promise<string | undefined>((resolve) => (release = resolve));
+    this.holds.push({ arrived, released });
+    return { received, release };
+  }
+
   /** Every registration held, oldest first. */
   registrations(): LocalRegistryEntry[] {
     return [...this.entries.values()];
@@ -155,6 +163,14 @@ export class LocalRegistry {
   }
 
   private async registerOrRefuse(body: unknown): Promise<{ status: number; entry?: ReturnType<typeof publicEntry>; message?: string }> {
+    const upi = String((body as { upi?: unknown } | null)?.upi);
+    this.received.push(upi);
+    const hold = this.holds.shift();
+    if (hold) {
+      hold.arrived(upi);
+      const refusal = await hold.released;
+      if (refusal !== undefined) return { status: 400, message: refusal };
+    }
     try {
       return { status: 201, entry: publicEntry(await this.register(body)) };
     } catch (error) {

@@ -1,8 +1,9 @@
 // The EU registry client (issue 27) against the local registry, a real HTTP server on 127.0.0.1 that reads each
 // registered passport from the shared stack's EN 18222 API: RegisterProductDPP queues, the job uploads, the proof is
 // kept once its signature verifies against the registry's JWKS and its hash equals the version's anchor on chain; a
-// new version is registered again; a registry that is down loses and doubles nothing; a registration that does not
-// match the passport is refused; a hundred go in one upload; bad requests are refused naming the field.
+// new version is registered again; a registry that is down loses and doubles nothing; two replicas' runs racing send
+// each registration once, and a late answer to a lapsed claim changes nothing; a registration that does not match the
+// passport is refused; a hundred go in one upload; bad requests are refused naming the field.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports and registrations read here are JSON the test checks */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -22,8 +23,8 @@ import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
 const V1 = "/api/dpp-lifecycle/v1";
-// GTIN-13s 9520199770016 … 0054 and 0078 (check digits right), as GTIN-14s, and a GLN of the same prefix: this file's own.
-const GTIN = { main: "09520199770016", hundred: "09520199770023", plain: "09520199770030", auto: "09520199770047", down: "09520199770054", staged: "09520199770078" };
+// GTIN-13s 9520199770016 … 0054, 0078 and 0085 (check digits right), as GTIN-14s, and a GLN of the same prefix: this file's own.
+const GTIN = { main: "09520199770016", hundred: "09520199770023", plain: "09520199770030", auto: "09520199770047", down: "09520199770054", staged: "09520199770078", race: "09520199770085" };
 const GLN = "9520199770061";
 const FACTORY_ID = 77027;
 const EORI = "NL952019977001";
@@ -98,6 +99,13 @@ describe("EU registry registration", () => {
     }
     throw new Error(`the passport's header never showed a ${state} registration`);
   }
+
+  /** How many times the registry received a registration of `dpp` (an upload of many counts each of its own). */
+  const sent = (dpp: any) => registry.received.filter((upi) => upi === dpp.uniqueProductIdentifier).length;
+  const registrationRows = (dpps: any[]) =>
+    stack.api.db("app.registry_registrations").whereIn("product_id", stack.api.db("app.products").select("id").whereIn("dpp_id", dpps.map((d) => d.digitalProductPassportId)));
+  /** A replica's job that sends one registration per request (as to the CIRPASS-2 mock). */
+  const oneByOne = () => jobFor(registry.url, { registry: { url: registry.url, token: undefined, batchUploads: false, timeoutMs: 30_000 } });
 
   const chainHash = async (dpp: any) => ((await stack.api.chain.contracts().passport.dataHashOf(tokenIdOf(dpp["passport-registry/dpp-content/4"].uid))) as string).toLowerCase();
 
@@ -226,12 +234,64 @@ describe("EU registry registration", () => {
     for (const dpp of items) {
       const read = await readUntil(dpp, "registered");
       expect(read.registration.proof.dataHash).to.equal(read.anchor.dataHash);
-      expect(registry.registrations().filter((e) => e.metadata.upi === dpp.uniqueProductIdentifier)).to.have.length(1);
+      // Received once: the registry keeps one entry per upi (MODIFY) however often it is sent, so count the sends.
+      expect(sent(dpp), dpp.uniqueProductIdentifier).to.equal(1);
     }
     // The items say whether they are deactivated; the model does not.
     const item = registry.registrations().find((e) => e.metadata.upi === items[1].uniqueProductIdentifier)!;
     expect(item.metadata).to.include({ granularityLevel: "ITEM", deactivated: false });
     expect(job.health().consecutive_failures).to.equal(0);
+  });
+
+  let raceModel: any;
+
+  it("sends each registration once when two replicas' runs race, even where the first's other claims would have lapsed", async function () {
+    this.timeout(180_000);
+    raceModel = await createModel(GTIN.race);
+    const dpps = [raceModel, await createItem(raceModel, "R-1"), await createItem(raceModel, "R-2")];
+    await register(dpps);
+    const [first, second] = [oneByOne(), oneByOne()];
+    // The first replica's first upload is held at the registry.
+    const hold = registry.holdNext();
+    const firstRun = first.runOnce();
+    const inFlight = await hold.received;
+    // Every other claim of the first replica lapses, as if its earlier uploads had taken the whole lease (what a claim
+    // of many sent one by one came to): a claim covers one upload, so it holds none, and the second takes free rows.
+    const others = dpps.filter((d) => d.uniqueProductIdentifier !== inFlight);
+    expect(others).to.have.length(2);
+    await registrationRows(others).where("state", "queued").update({ next_attempt_at: stack.api.db.fn.now() });
+    expect(await second.runOnce()).to.equal(2);
+    hold.release();
+    expect(await firstRun).to.equal(1);
+    for (const dpp of dpps) expect(sent(dpp), dpp.uniqueProductIdentifier).to.equal(1);
+    expect((await registrationRows(dpps)).map((r) => r.state)).to.deep.equal(["registered", "registered", "registered"]);
+  });
+
+  it("keeps a registration's outcome with the claim that holds it: a late answer to a lapsed claim changes nothing", async function () {
+    this.timeout(120_000);
+    const item = await createItem(raceModel, "R-3");
+    await register([item]);
+    const [first, second] = [oneByOne(), oneByOne()];
+    const late = registry.holdNext();
+    const firstRun = first.runOnce();
+    await late.received;
+    // The first replica's upload outlasts its lease (a registry that hangs): the second claims it again and sends it.
+    await registrationRows([item]).where("state", "queued").update({ next_attempt_at: stack.api.db.fn.now() });
+    const current = registry.holdNext();
+    const secondRun = second.runOnce();
+    await current.received;
+    // The first's answer comes back while the second holds the claim: a refusal, which must not fail the row.
+    late.release("refused: an answer to a lapsed claim");
+    await firstRun;
+    const [held] = await registrationRows([item]);
+    expect(held).to.include({ state: "queued", attempts: 2, error: null });
+    current.release();
+    expect(await secondRun).to.equal(1);
+    const read = await readUntil(item, "registered");
+    expect(read.registration.error).to.equal(null);
+    expect(read.registration.proof.dataHash).to.equal(read.anchor.dataHash);
+    // Sent once per claim: a lease that lapses mid-upload is what the lease's length (and one upload per claim) prevents.
+    expect(sent(item)).to.equal(2);
   });
 
   it("is refused by the registry when the registration does not match the passport it reads", async function () {

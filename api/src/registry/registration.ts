@@ -3,14 +3,16 @@
 // whichever process runs the job, up to 100 per upload. The registry reads the passport from its live URL and checks
 // it; its proof is kept only once its signature verifies against the registry's keys and its hash equals the
 // version's anchor on chain. A registry that is down leaves the registrations queued, retried with back-off; the
-// unique (passport, version) key means none is ever sent twice over.
+// unique (passport, version) key means a version is queued once, and a claim covers one upload under a lease that
+// outlasts it, so replicas do not send one twice (docs/registry.md says when a resend can still happen).
 import { recordAudit, type Actor } from "../audit/service";
 import type { Config } from "../config";
 import type { AppDeps } from "../deps";
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { productDigitalLink } from "../gs1/links";
-import type { Job, JobHealth } from "../jobs/job";
-import { PeriodicJob } from "../jobs/periodic-job";
+import { overridesOf } from "../access/access.repo";
+import { withheldElements } from "../access/classes";
+import { PeriodicJobBase, type RunContext } from "../jobs/periodic-job";
 import type { PassportContent } from "../passports/content";
 import { passportContentFor } from "../passports/content";
 import { findProductByDppId, findProductsByIds, type ProductRow } from "../products/products.repo";
@@ -131,22 +133,21 @@ export type RegistrationJobOptions = {
   autoScanIntervalMs?: number;
 };
 
-/** How long a claim is held before another process may take it (a registration takes the registry one passport read). */
+/**
+ * How long a claim is held before another process may take it. A claim covers one upload, which takes at most the
+ * client's time limit (REGISTRY_TIMEOUT_MS, at most 120 s) and the checks of its proofs: the lease outlasts it.
+ */
 const LEASE_MS = 5 * 60_000;
 /** Versions automatic registration queues per statement. */
 const AUTO_QUEUE_BATCH = 1000;
-/** Registrations claimed per run step: one upload's worth. */
-const CLAIM_BATCH = 100;
 
 /**
  * The "registry-registration" job. Each run queues what automatic registration asks for, then claims due
- * registrations a hundred at a time and uploads them in batches of what the registry takes. A run that found the
- * registry down fails (the job then waits longer before the next, doubling), and the registrations it held are due
- * again after their own back-off.
+ * registrations one upload's worth at a time (what the registry takes per call: 100, or 1) and uploads them, until
+ * none is due. A run that found the registry down fails (the job then waits longer before the next, doubling), and
+ * the registrations it held are due again after their own back-off.
  */
-export class RegistryRegistrationJob implements Job {
-  readonly name = "registry-registration";
-  private readonly job: PeriodicJob<number>;
+export class RegistryRegistrationJob extends PeriodicJobBase<number> {
   private readonly client: RegistryClient | undefined;
   private readonly retryBaseMs: number;
   private readonly autoScanIntervalMs: number;
@@ -156,35 +157,15 @@ export class RegistryRegistrationJob implements Job {
     private readonly deps: AppDeps,
     options: RegistrationJobOptions = {},
   ) {
+    super({ name: "registry-registration", intervalMs: options.intervalMs ?? 5000, logger: deps.logger });
     const { registry } = deps.config;
     this.client = options.client ?? (registry.url ? new CirpassRegistryClient({ ...registry, url: registry.url }) : undefined);
     this.retryBaseMs = options.retryBaseMs ?? 5000;
     this.autoScanIntervalMs = options.autoScanIntervalMs ?? 60_000;
-    this.job = new PeriodicJob({ name: this.name, intervalMs: options.intervalMs ?? 5000, logger: deps.logger, run: ({ signal }) => this.run(signal) });
   }
 
-  wake(): void {
-    this.job.wake();
-  }
-
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  health(): JobHealth {
-    return this.job.health();
-  }
-
-  /** One run, for tests and tools: how many registrations it settled (the error is rethrown after being logged). */
-  runOnce(): Promise<number> {
-    return this.job.runOnce();
-  }
-
-  private async run(signal: AbortSignal): Promise<number> {
+  /** One run: how many registrations it settled. */
+  protected async run({ signal }: RunContext): Promise<number> {
     const client = this.client;
     if (!client) return 0;
     if (Date.now() - this.lastAutoScan >= this.autoScanIntervalMs) {
@@ -192,24 +173,17 @@ export class RegistryRegistrationJob implements Job {
       while (!signal.aborted && (await queueAutomaticRegistrations(this.deps.db, AUTO_QUEUE_BATCH)) === AUTO_QUEUE_BATCH);
     }
     let settled = 0;
-    let down: RegistryUnavailableError | undefined;
     while (!signal.aborted) {
-      const due = await claimDueRegistrations(this.deps.db, CLAIM_BATCH, LEASE_MS);
+      // One upload's worth per claim: a claim never waits behind other uploads, so its lease outlasts its own upload
+      // and no other replica takes it while it is sent (a claim of 100 sent one by one would outlive its lease).
+      const due = await claimDueRegistrations(this.deps.db, client.maxBatch, LEASE_MS);
       if (due.length === 0) break;
-      for (let start = 0; start < due.length; start += client.maxBatch) {
-        const outcome = await this.upload(client, due.slice(start, start + client.maxBatch));
-        if (outcome instanceof RegistryUnavailableError) {
-          down = outcome;
-          // The rest of the claim waits for its own back-off too: the registry is down for them as well.
-          const rest = due.slice(start + client.maxBatch);
-          await retryLater(this.deps.db, rest.map((r) => r.id), outcome.message, (a) => this.backoff(a), rest);
-          break;
-        }
-        settled += outcome;
-      }
-      if (down || due.length < CLAIM_BATCH) break;
+      const outcome = await this.upload(client, due);
+      // The registry is down: the rest stays due, and is tried on a later run after the job's own back-off.
+      if (outcome instanceof RegistryUnavailableError) throw outcome;
+      settled += outcome;
+      if (due.length < client.maxBatch) break;
     }
-    if (down) throw down;
     return settled;
   }
 
@@ -222,18 +196,19 @@ export class RegistryRegistrationJob implements Job {
     const { db, config } = this.deps;
     const products = new Map((await findProductsByIds(db, [...new Set(rows.map((r) => r.product_id))])).map((p) => [p.id, p]));
     const contents = await versionContents(db, rows);
-    const sendable: Array<{ row: RegistrationRow; metadata: RegistrationMetadata }> = [];
+    const sendable: Array<{ row: RegistrationRow; metadata: RegistrationMetadata; content: PassportContent }> = [];
     let settled = 0;
     for (const row of rows) {
       const product = products.get(row.product_id);
       const content = contents.get(`${row.product_id}/${row.version}`);
       if (!product) continue;
-      const built = registrationMetadata(config, product, content ? (JSON.parse(content) as PassportContent) : passportContentFor(product));
+      const version = content ? (JSON.parse(content) as PassportContent) : passportContentFor(product);
+      const built = registrationMetadata(config, product, version);
       if ("problems" in built) {
-        await markFailed(db, row.id, built.problems.map((p) => `${p.field} ${p.problem}`).join("; "));
+        await markFailed(db, row, built.problems.map((p) => `${p.field} ${p.problem}`).join("; "));
         settled += 1;
       } else {
-        sendable.push({ row, metadata: built.metadata });
+        sendable.push({ row, metadata: built.metadata, content: version });
       }
     }
     if (sendable.length === 0) return settled;
@@ -242,31 +217,39 @@ export class RegistryRegistrationJob implements Job {
       outcomes = await client.register(sendable.map((s) => s.metadata));
     } catch (error) {
       if (!(error instanceof RegistryUnavailableError)) throw error;
-      await retryLater(db, sendable.map((s) => s.row.id), error.message, (a) => this.backoff(a), rows);
+      // Also when the call timed out after the registry took it: it is sent again later (docs/registry.md, "Sent twice?").
+      await retryLater(db, sendable.map((s) => s.row), error.message, (a) => this.backoff(a));
       return error;
     }
     for (const [index, outcome] of outcomes.entries()) {
-      const { row, metadata } = sendable[index]!;
+      const { row, metadata, content } = sendable[index]!;
       settled += 1;
       if (!outcome.ok) {
-        await markFailed(db, row.id, `the registry refused it: ${outcome.reason}`);
+        await markFailed(db, row, `the registry refused it: ${outcome.reason}`);
         continue;
       }
       const { entry } = outcome;
       if (!entry.proof) {
         // The CIRPASS-2 mock seals nothing: the registration is kept with its id, without a proof.
-        await markRegistered(db, row.id, { registryId: entry.registryId, proofJwt: null, proofTimestamp: null });
+        await markRegistered(db, row, { registryId: entry.registryId, proofJwt: null, proofTimestamp: null });
         continue;
       }
-      const checked = await this.checkProof(client, entry.proof, entry.registryId, metadata, row);
-      if ("problem" in checked) await markFailed(db, row.id, checked.problem);
-      else await markRegistered(db, row.id, { registryId: entry.registryId, proofJwt: entry.proof, proofTimestamp: checked.claims.issuedAt });
+      const checked = await this.checkProof(client, entry.proof, entry.registryId, metadata, row, content);
+      if ("problem" in checked) await markFailed(db, row, checked.problem);
+      else await markRegistered(db, row, { registryId: entry.registryId, proofJwt: entry.proof, proofTimestamp: checked.claims.issuedAt });
     }
     return settled;
   }
 
   /** Why a proof cannot be kept: a signature that fails, claims about another passport, or another version's hash. */
-  private async checkProof(client: RegistryClient, proof: string, registryId: string, metadata: RegistrationMetadata, row: RegistrationRow): Promise<{ claims: ProofClaims } | { problem: string }> {
+  private async checkProof(
+    client: RegistryClient,
+    proof: string,
+    registryId: string,
+    metadata: RegistrationMetadata,
+    row: RegistrationRow,
+    content: PassportContent,
+  ): Promise<{ claims: ProofClaims } | { problem: string }> {
     let claims;
     try {
       claims = await client.verifyProof(proof);
@@ -275,7 +258,13 @@ export class RegistryRegistrationJob implements Job {
     }
     if (claims.registryId !== registryId || claims.upi !== metadata.upi) return { problem: "the registry's proof names another registration" };
     if (claims.dppHash.toLowerCase() !== (row.data_hash ?? "").toLowerCase()) {
-      return { problem: `the registry read a passport whose hash ${claims.dppHash} is not version ${row.version}'s anchor ${row.data_hash} (a newer version is registered on its own)` };
+      const problem = `the registry read a passport whose hash ${claims.dppHash} is not version ${row.version}'s anchor ${row.data_hash}`;
+      // A public read of a version with elements above the public's class cannot hash to its anchor (docs/registry.md).
+      const withheld = withheldElements(content, "public", await overridesOf(this.deps.db, row.brand_id));
+      if (withheld.length > 0) {
+        return { problem: `${problem}: the version withholds ${withheld.join(", ")} from the public, so the registry must read it as an authority (issue it an authority key, docs/registry.md)` };
+      }
+      return { problem: `${problem} (a newer version is registered on its own)` };
     }
     return { claims };
   }

@@ -1,5 +1,6 @@
 // SQL of the registry registrations (migration 038): one row per passport version, queued, worked under a lease by
-// the "registry-registration" job, and read back for the passport's header and the dashboard.
+// the "registry-registration" job (each write checked against the claim's token), and read back for the passport's
+// header and the dashboard.
 import type { Knex } from "../db/knex";
 
 export type RegistrationState = "queued" | "registered" | "failed";
@@ -11,7 +12,10 @@ export type RegistrationRow = {
   brand_id: number;
   state: RegistrationState;
   attempts: number;
+  /** When due; while claimed, when the claim's lease ends. */
   next_attempt_at: Date;
+  /** While claimed, when the claim's lease ends (shown for operators; null once settled or put back). */
+  lease_until: Date | null;
   registry_id: string | null;
   data_hash: string | null;
   proof_jwt: string | null;
@@ -57,37 +61,60 @@ export async function queueAutomaticRegistrations(db: Knex, limit: number): Prom
 }
 
 /**
+ * A worker's hold on a registration: the row's id and its `attempts` when claimed. Every claim counts an attempt, so
+ * `attempts` is the claim's token: once another worker re-claims the row (its lease ran out), the earlier worker's
+ * writes match no row and change nothing.
+ */
+export type RegistrationClaim = Pick<RegistrationRow, "id" | "attempts">;
+
+/**
  * Claims up to `limit` due registrations, oldest due first, for `leaseMs` (a crashed worker's claims lapse and are
- * taken again): each claim counts as an attempt.
+ * taken again): each claim counts as an attempt, and its `attempts` is its token (RegistrationClaim).
  */
 export async function claimDueRegistrations(db: Knex, limit: number, leaseMs: number): Promise<RegistrationRow[]> {
   const result = await db.raw(
-    `UPDATE app.registry_registrations SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ? / 1000.0), updated_at = now()
+    `UPDATE app.registry_registrations SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ? / 1000.0),
+            lease_until = now() + make_interval(secs => ? / 1000.0), updated_at = now()
       WHERE id IN (SELECT id FROM app.registry_registrations
                     WHERE state = 'queued' AND next_attempt_at <= now()
                     ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
       RETURNING *`,
-    [leaseMs, limit],
+    [leaseMs, leaseMs, limit],
   );
   return (result as { rows: RegistrationRow[] }).rows;
 }
 
-export async function markRegistered(db: Knex, id: string, fields: { registryId: string; proofJwt: string | null; proofTimestamp: Date | null }): Promise<void> {
-  await db(TABLE)
-    .where({ id, state: "queued" })
-    .update({ state: "registered", registry_id: fields.registryId, proof_jwt: fields.proofJwt, proof_timestamp: fields.proofTimestamp, registered_at: db.fn.now(), error: null, updated_at: db.fn.now() });
+/** The row of `claim` while the claim holds it: queued, and not claimed again since. */
+const held = (db: Knex, claim: RegistrationClaim) => db(TABLE).where({ id: claim.id, state: "queued", attempts: claim.attempts });
+
+/** Settles a claimed registration as registered; answers false (and changes nothing) when the claim was lost. */
+export async function markRegistered(db: Knex, claim: RegistrationClaim, fields: { registryId: string; proofJwt: string | null; proofTimestamp: Date | null }): Promise<boolean> {
+  const updated = await held(db, claim).update({
+    state: "registered",
+    registry_id: fields.registryId,
+    proof_jwt: fields.proofJwt,
+    proof_timestamp: fields.proofTimestamp,
+    registered_at: db.fn.now(),
+    lease_until: null,
+    error: null,
+    updated_at: db.fn.now(),
+  });
+  return updated > 0;
 }
 
-export async function markFailed(db: Knex, id: string, error: string): Promise<void> {
-  await db(TABLE).where({ id, state: "queued" }).update({ state: "failed", error: error.slice(0, 2000), updated_at: db.fn.now() });
+/** Settles a claimed registration as failed; answers false (and changes nothing) when the claim was lost. */
+export async function markFailed(db: Knex, claim: RegistrationClaim, error: string): Promise<boolean> {
+  const updated = await held(db, claim).update({ state: "failed", error: error.slice(0, 2000), lease_until: null, updated_at: db.fn.now() });
+  return updated > 0;
 }
 
-/** Leaves the registration queued, due again after `delayMs`, with the reason it was not done this time. */
-export async function retryLater(db: Knex, ids: string[], error: string, delayMs: (attempts: number) => number, rows: RegistrationRow[]): Promise<void> {
-  for (const row of rows.filter((r) => ids.includes(r.id))) {
-    await db(TABLE)
-      .where({ id: row.id, state: "queued" })
-      .update({ next_attempt_at: new Date(Date.now() + delayMs(row.attempts)), error: error.slice(0, 2000), updated_at: db.fn.now() });
+/**
+ * Leaves claimed registrations queued, each due again after `delayMs(its attempts)`, with the reason it was not done
+ * this time; a registration claimed again by another worker since is left alone (its lease is that worker's).
+ */
+export async function retryLater(db: Knex, claims: RegistrationClaim[], error: string, delayMs: (attempts: number) => number): Promise<void> {
+  for (const claim of claims) {
+    await held(db, claim).update({ next_attempt_at: new Date(Date.now() + delayMs(claim.attempts)), lease_until: null, error: error.slice(0, 2000), updated_at: db.fn.now() });
   }
 }
 
