@@ -303,6 +303,19 @@ describe("access classes (issue 27)", () => {
       for (const text of RESTRICTED) expect(page, `${address}: ${text}`).to.not.include(text);
     }
 
+    // A brand that restricts more than the defaults (its carbon figure here): the page leaves that card out, and still renders.
+    const restrict = (overrides: Record<string, string>) => owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides } });
+    expect((await restrict({ "textile.durability": "authority", carbon: "legitimate-interest" })).status).to.equal(200);
+    try {
+      const restricted = await fetch(`${base}/scan/${uid}?lang=en`);
+      expect(restricted.status).to.equal(200);
+      const page = await restricted.text();
+      expect(page).to.include('class="card made-where"').and.include("authorised readers only").and.not.include("kg CO2e");
+    } finally {
+      expect((await restrict({ "textile.durability": "authority" })).status).to.equal(200);
+    }
+    expect(await (await fetch(`${base}/scan/${uid}?lang=en`)).text()).to.include("kg CO2e");
+
     const pdf = await fetch(`${base}/certificates/${uid}.pdf`);
     expect(pdf.status).to.equal(200);
     const dir = mkdtempSync(path.join(os.tmpdir(), "access-pdf-"));

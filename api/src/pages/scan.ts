@@ -135,7 +135,9 @@ function fibreCard(record: PublicRecord, lang: Lang): SafeHtml {
 
 function certificationsCard(record: PublicRecord, lang: Lang): SafeHtml {
   const t = messagesFor(lang);
-  const certs = record.content.certifications;
+  // A brand may give its certifications to authorised readers only (docs/access.md): no card then.
+  const certs = record.content.certifications as PublicRecord["content"]["certifications"] | undefined;
+  if (!certs) return html``;
   return html`<section class="card"><h2>${t.certifications}${inheritedMark(record, ["certifications"], lang)}</h2>${
     certs.length === 0
       ? html`<p class="muted">${t.noCertifications}</p>`
@@ -178,6 +180,7 @@ function timelineCard(record: PublicRecord, lang: Lang): SafeHtml {
 }
 
 function careCard(record: PublicRecord, lang: Lang): SafeHtml {
+  if (record.content.care_instructions === undefined) return html``;
   const care = careText(record.content, lang).trim();
   if (!care) return html``;
   return html`<section class="card"><h2>${messagesFor(lang).careInstructions}${inheritedMark(record, ["care_instructions"], lang)}</h2><p>${care}</p></section>`;
@@ -247,6 +250,8 @@ export function scanPage(input: {
   // Version 4 passports: the textile section's cards take the place of the fibre, care and carbon cards they extend.
   const textile = record.content.textile;
   const mark: InheritedMark = (fields) => inheritedMark(record, fields, lang);
+  // Absent when the brand gives it to authorised readers only (docs/access.md).
+  const carbon = record.content.carbon as PublicRecord["content"]["carbon"] | undefined;
   const body = html`${brandHeader(brand, { lang })}
 <main>
 ${input.tap ? tapCard(input.tap, brand.name, lang) : ""}
@@ -256,14 +261,14 @@ ${description ? html`<p>${description}${inheritedMark(record, ["product.descript
 ${textile ? textilePhotos(textile, name, lang) : ""}
 ${lineageCard(record, lang)}
 ${input.purchase ? purchaseSection(input.purchase, lang) : ""}
-${textile?.carbon ? textileCarbonCard(textile.carbon, lang, mark) : carbonCard(record.content.carbon.rating, record.content.carbon.kg_co2e, lang, inheritedMark(record, ["carbon"], lang))}
+${textile?.carbon ? textileCarbonCard(textile.carbon, lang, mark) : carbon ? carbonCard(carbon.rating, carbon.kg_co2e, lang, inheritedMark(record, ["carbon"], lang)) : ""}
 ${textile ? madeWhereCard(textile, stageAttestations(record), lang, mark) : ""}
 ${textile?.materials?.length ? materialsCard(textile, lang, mark) : fibreCard(record, lang)}
 ${textile ? html`${substancesCard(textile, lang, mark)}${durabilityCard(textile, lang, mark)}` : ""}
 ${textile?.care?.symbols.length ? careSymbolsCard(textile, careText(record.content, lang).trim(), lang, mark) : careCard(record, lang)}
 ${textile ? html`${repairCard(textile, lang, mark)}${endOfLifeCard(textile, lang, mark)}${productDetailsCard(textile, lang, mark)}` : ""}
 ${certificationsCard(record, lang)}
-${manufacturerCard(record, lang)}
+${input.withheld?.includes("manufacturer") ? "" : manufacturerCard(record, lang)}
 ${timelineCard(record, lang)}
 ${input.withheld?.length ? html`<p class="muted withheld">${t.withheldForAuthorised}</p>` : ""}
 <section class="card"><h2>${t.certificate}</h2>
@@ -276,7 +281,7 @@ ${input.machine ? machineReadableCard(input.machine, lang) : ""}
 ${dppFooter(brand, lang)}`;
   const extraCss =
     (input.tap ? TAP_CSS : "") + (input.purchase ? PURCHASE_CSS : "") + (showsLineage(record) || textile ? LINEAGE_CSS : "") + (textile ? TEXTILE_CSS : "");
-  const letter = ratingOf(record.content.carbon.rating, record.content.carbon.kg_co2e);
+  const letter = carbon ? ratingOf(carbon.rating, carbon.kg_co2e) : undefined;
   return renderPage({
     title,
     body,
@@ -287,7 +292,7 @@ ${dppFooter(brand, lang)}`;
     ...(input.purchase ? { security: { scripts: true } } : {}),
     head: html`${openGraph({
       title,
-      description: t.scanDescription(certified, t.carbonLabels[letter]),
+      description: letter ? t.scanDescription(certified, t.carbonLabels[letter]) : title,
       url: input.pageUrl,
       image: brand.branding.logo_url,
       siteName: brand.name,
