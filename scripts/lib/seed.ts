@@ -7,7 +7,7 @@ import { createMemberWithPassword, listTeam } from "../../api/src/team/service";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { hexlify, toUtf8Bytes, type ContractTransactionResponse } from "ethers";
+import { hexlify, toUtf8Bytes } from "ethers";
 import { createOperator, operatorExists, setOperatorPassword } from "../../api/src/auth/operators";
 import { getStoredBranding, setBranding } from "../../api/src/brands/branding";
 import { createBrand, ensureKey, getBrand, issueKey, productDefaults, setProductDefaults, type BrandRecord } from "../../api/src/brands/service";
@@ -21,7 +21,7 @@ import { facilityIdsOf, setFacilityIds } from "../../api/src/factories/facility-
 import { confirmTextileStage } from "../../api/src/factories/stage-confirmation";
 import { economicOperatorOf, setEconomicOperatorId } from "../../api/src/brands/economic-operator";
 import { estimateCarbon } from "../../api/src/products/carbon";
-import type { TextileData, TextileStage } from "../../api/src/passports/textile";
+import { facilityIsFactory, type TextileData, type TextileStage } from "../../api/src/passports/textile";
 import { canonicalContent, dataHashOf, passportContentFor, tokenIdOf, type FiberShare, type Granularity } from "../../api/src/passports/content";
 import { upsertMintedIssuance } from "../../api/src/passports/issuance.repo";
 import { findProductByUid, type ProductRow } from "../../api/src/products/products.repo";
@@ -159,8 +159,8 @@ const GARMENT_TEXTILE = {
     { stage: "fibre", facility: { name: "Madhya Organic Cotton Ginning Co-op", country: "IN" }, started: "2026-05-10", completed: "2026-05-28" },
     { stage: "spinning", facility: { name: "Naroda Denim & Yarn Mills Pvt. Ltd.", country: "IN", id: { scheme: "registry", value: "1012" } }, started: "2026-07-06", completed: "2026-08-14" },
     { stage: "weaving_knitting", facility: { name: "Jirabo Knitfab Ltd.", country: "BD", id: { scheme: "registry", value: "1006" } }, started: "2026-09-07", completed: "2026-09-18" },
-    { stage: "dyeing_printing_finishing", facility: { name: "Fatullah Knit Composite Ltd.", country: "BD", id: { scheme: "osh", value: DYEHOUSE.os_id } }, started: "2026-09-21", completed: "2026-10-02" },
-    { stage: "making_up", facility: { name: "Banani Loomcraft Apparels Ltd.", country: "BD", id: { scheme: "gln", value: DEMO_FACTORY_GLN } }, started: "2026-10-06", completed: "2026-10-28" },
+    { stage: "dyeing_printing_finishing", facility: { name: "Fatullah Knit Composite Ltd.", country: "BD", id: { scheme: "registry", value: String(DYEHOUSE.factory_id) } }, started: "2026-09-21", completed: "2026-10-02" },
+    { stage: "making_up", facility: { name: "Banani Loomcraft Apparels Ltd.", country: "BD", id: { scheme: "registry", value: "1001" } }, started: "2026-10-06", completed: "2026-10-28" },
   ],
   materials: [
     { fibre: "cotton", mass_percent: 60, origin_country: "IN", certification: { code: "GOTS", number: "CU-GOTS-870412" } },
@@ -374,15 +374,12 @@ async function seedDemoGarment(db: Knex, wallet: SharedWallet, contracts: Contra
     "model",
     {},
   );
-  // The factories confirm their stages on the model, whose stages the batch and the item take: one block for all.
-  const send = async (submit: () => Promise<ContractTransactionResponse>) => {
-    const receipt = (await (await wallet.send(submit)).wait())!;
-    return { tx_hash: receipt.hash, block_number: receipt.blockNumber };
-  };
-  const declared = new Set((passportContentFor(model).textile?.stages ?? []).map((s) => s.stage));
+  // The factories confirm their stages on the model, whose stages the batch and the item take: one block for all. Only
+  // a stage that names its factory by registry id can be confirmed (a model seeded before that rule named some by GLN).
+  const stages = passportContentFor(model).textile?.stages ?? [];
   await Promise.all(
-    CONFIRMED_STAGES.filter(({ stage }) => declared.has(stage)).map(({ factory_id, stage }) =>
-      confirmTextileStage({ db, contracts, send }, { role: "operator", factory_id }, factory_id, { uid: model.uid, stage }),
+    CONFIRMED_STAGES.filter(({ stage, factory_id }) => stages.some((s) => s.stage === stage && facilityIsFactory(s.facility, factory_id))).map(({ factory_id, stage }) =>
+      confirmTextileStage({ db, contracts, ledger: wallet.ledger, receiptWaitMs: 60_000 }, { role: "operator", factory_id }, factory_id, { uid: model.uid, stage }),
     ),
   );
   const batch = await ensure(GARMENT.batch.code, { model: model.dpp_id, product: { lot: GARMENT.batch.lot } }, "batch", { model });

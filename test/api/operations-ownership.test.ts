@@ -149,12 +149,14 @@ describe("factory writes: a factory acts only on its own passports", () => {
     });
   });
   describe("textile stages, each confirmed by its own facility", () => {
-    // The seed gives the operator's factory (1001) this GLN; 1012 is another registry factory.
+    // The seed gives the operator's factory (1001) this GLN; 1012 is another registry factory. The dye house is named
+    // by another company's GLN, which factory 1001 copies in the attack below.
     const OWN_GLN = "9520123000011";
+    const DYE_HOUSE_GLN = "4006381333931";
     const STAGES = [
       { stage: "spinning", facility: { name: "Naroda Denim & Yarn Mills", country: "IN", id: { scheme: "registry", value: "1012" } } },
       { stage: "weaving_knitting", facility: { name: "Banani Loomcraft", country: "BD", id: { scheme: "registry", value: String(OWN_FACTORY) } }, started: "2026-09-01", completed: "2026-09-12" },
-      { stage: "dyeing_printing_finishing", facility: { name: "Banani Loomcraft dye house", country: "BD", id: { scheme: "gln", value: OWN_GLN } } },
+      { stage: "dyeing_printing_finishing", facility: { name: "Banani Loomcraft dye house", country: "BD", id: { scheme: "gln", value: DYE_HOUSE_GLN } } },
       { stage: "making_up", facility: { name: "An unnamed sewing unit", country: "BD" } },
     ];
     let client: { slug: string; key: string };
@@ -247,12 +249,42 @@ describe("factory writes: a factory acts only on its own passports", () => {
       expect((await record(uid)).textile_stages[0].attribution).to.equal("declared_by_brand");
     });
 
-    it("matches a facility named by the factory's GLN", async function () {
-      this.timeout(60_000);
-      const res = await confirm(OWN_FACTORY, { uid, stage: "dyeing_printing_finishing" });
-      expect(res.status, await res.clone().text()).to.equal(201);
-      await waitForIndexer(stack);
-      expect((await record(uid)).textile_stages[2].confirmation).to.include({ factory_id: OWN_FACTORY });
+    it("confirms nothing for a stage named by a GLN, even one the factory set as its own: copying a GLN is refused (403)", async () => {
+      const setGln = (gln: string) =>
+        fetch(`${base}/api/factories/${OWN_FACTORY}/identifiers`, {
+          method: "PUT",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${operator}` },
+          body: JSON.stringify({ gln }),
+        });
+      // The attack: factory 1001 takes the dye house's GLN (nothing stops it), then confirms the dye house's stage.
+      expect((await setGln(DYE_HOUSE_GLN)).status).to.equal(200);
+      try {
+        const res = await confirm(OWN_FACTORY, { uid, stage: "dyeing_printing_finishing" });
+        const body = await json(res);
+        expect(res.status, JSON.stringify(body)).to.equal(403);
+        expect(body.error.code).to.equal("FORBIDDEN");
+        expect(body.error.message).to.contain("Banani Loomcraft dye house").and.contain(`registry id (registry:${OWN_FACTORY})`);
+      } finally {
+        expect((await setGln(OWN_GLN)).status).to.equal(200);
+      }
+      expect((await record(uid)).textile_stages[2]).to.include({ attribution: "declared_by_brand", confirmation: null });
+      expect(await stack.api.db("app.stage_confirmations").join("app.products as p", "p.id", "product_id").where({ "p.uid": uid, stage: "dyeing_printing_finishing" })).to.have.length(0);
+    });
+
+    it("never sends a confirmation twice: a claim whose transaction went out is awaited by the next request, even when stale", async () => {
+      const [claim] = await stack.api.db("app.stage_confirmations").join("app.products as p", "p.id", "product_id").where({ "p.uid": uid, stage: "weaving_knitting" }).select("app.stage_confirmations.*");
+      // As a request leaves it when its receipt wait timed out (503), or its process died after the broadcast, long ago.
+      await stack.api.db("app.stage_confirmations").where({ id: claim.id }).update({ confirmed_at: null, block_number: null, claimed_at: stack.api.db.raw("now() - interval '1 hour'") });
+      const sends = async () => Number((await stack.api.db("app.chain_transactions").where({ purpose: "record_supply_chain_event" }).count<{ count: string }[]>("* as count"))[0]!.count);
+      const before = await sends();
+      const res = await confirm(OWN_FACTORY, { uid, stage: "weaving_knitting" });
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body)).to.equal(200);
+      expect(body).to.include({ created: false, tx_hash: claim.tx_hash, details_hash: claim.details_hash, block_number: Number(claim.block_number) });
+      expect(await sends()).to.equal(before);
+      expect((await stack.api.db("app.stage_confirmations").where({ id: claim.id }).first()).confirmed_at).to.not.equal(null);
+      // Confirming its weaving is not the maker confirming it made the product: only its making-up would be.
+      expect((await stack.api.db("app.products").where({ uid }).first("confirmed_factory_id")).confirmed_factory_id).to.equal(null);
     });
 
     it("lets an admin act for any factory, only for that factory's own stage", async function () {

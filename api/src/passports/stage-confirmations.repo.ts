@@ -1,6 +1,7 @@
 // SQL of facilities' confirmations of their textile stages (app.stage_confirmations, migration 037): a row is claimed
-// before its transaction is sent, so a stage is confirmed once however many requests race, and completed with the
-// transaction once it is mined.
+// before its transaction is sent, so a stage is confirmed once however many requests race; its `tx_hash` is written in
+// the database transaction that signs it (before the broadcast), and `confirmed_at` once it is mined. A row with a
+// hash is never released or taken over: whoever asks next waits for that transaction rather than sending another.
 import type { Knex } from "../db/knex";
 
 export type StageConfirmationRow = {
@@ -45,17 +46,35 @@ export async function takeOverStaleClaim(db: Knex, row: StageConfirmationRow, cl
   return taken;
 }
 
-export async function completeStageConfirmation(db: Knex, id: string, sent: { tx_hash: string; block_number: number }): Promise<StageConfirmationRow> {
+/**
+ * Writes the signed transaction's hash on the claim, inside the ledger's signing transaction (ChainLedger.send's
+ * `link`); false when the claim is no longer this request's (taken over as stale), and then nothing may be sent.
+ */
+export async function linkStageConfirmation(trx: Knex, id: string, detailsHash: string, txHash: string): Promise<boolean> {
+  const updated = await trx("app.stage_confirmations").where({ id, details_hash: detailsHash, tx_hash: null }).update({ tx_hash: txHash });
+  return updated === 1;
+}
+
+/** Records the receipt (its hash may be a fee bump's); the first completion's time stays. */
+export async function completeStageConfirmation(db: Knex, id: string, mined: { tx_hash: string; block_number: number }): Promise<StageConfirmationRow> {
   const [row] = await db("app.stage_confirmations")
     .where({ id })
-    .update({ tx_hash: sent.tx_hash, block_number: sent.block_number, confirmed_at: db.fn.now() })
+    .update({ tx_hash: mined.tx_hash, block_number: mined.block_number, confirmed_at: db.raw("coalesce(confirmed_at, now())") })
     .returning<StageConfirmationRow[]>("*");
   return row!;
 }
 
-/** Drops a claim whose transaction failed, so the stage can be confirmed again. */
-export async function releaseStageConfirmation(db: Knex, id: string): Promise<void> {
-  await db("app.stage_confirmations").where({ id, tx_hash: null }).del();
+/** Drops this request's claim when nothing was signed for it (no hash), so the stage can be confirmed again. */
+export async function releaseStageConfirmation(db: Knex, id: string, detailsHash: string): Promise<void> {
+  await db("app.stage_confirmations").where({ id, details_hash: detailsHash, tx_hash: null }).del();
+}
+
+/**
+ * Drops a claim whose transaction the chain settled without the event: it reverted, or its nonce went to another
+ * transaction and nothing redoes it. Only then may a claim with a hash go: that transaction can no longer be mined.
+ */
+export async function dropUnminedStageConfirmation(db: Knex, id: string, txHash: string): Promise<void> {
+  await db("app.stage_confirmations").where({ id, tx_hash: txHash, confirmed_at: null }).del();
 }
 
 /** The completed confirmations recorded on these passports of a brand (by UID), with their details, oldest first. */
@@ -66,7 +85,7 @@ export async function listConfirmedStages(db: Knex, brandId: number, uids: strin
     .leftJoin("app.supply_chain_details as d", "d.details_hash", "c.details_hash")
     .where("p.brand_id", brandId)
     .whereIn("p.uid", uids)
-    .whereNotNull("c.tx_hash")
+    .whereNotNull("c.confirmed_at")
     .orderBy("c.id")
     .select<ConfirmedStageRow[]>("c.*", "p.uid", "d.details");
 }

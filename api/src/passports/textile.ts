@@ -47,19 +47,16 @@ export type FacilityRef = { name: string; country: string; id?: { scheme: "gln" 
 
 export type TextileStageEntry = { stage: TextileStage; facility: FacilityRef; started?: string; completed?: string };
 
-/** A registry factory's identifiers, as a stage's facility may name it (factories/facility-ids.ts). */
-export type FactoryIdentifiers = { factoryId: number; gln: string | null; osId: string | null };
-
 /**
- * Whether a stage's facility is this registry factory: named by its registry id, its GLN or its Open Supply Hub id.
- * A facility named without an identifier is no factory's: a name alone could be anyone's.
+ * Whether a stage's facility is this registry factory, as proof that lets the factory confirm the stage: only its
+ * registry id, the factory's identity on chain, is. A GLN or Open Supply Hub id on a factory is what its own operator
+ * typed in (PUT /api/factories/{id}/identifiers): nothing verifies it and two factories may set the same one, so
+ * a match on one proves nothing (any operator could copy another facility's GLN and confirm its stage). A facility
+ * named without an identifier is no factory's: a name alone could be anyone's.
  */
-export function facilityIsFactory(facility: FacilityRef, factory: FactoryIdentifiers): boolean {
+export function facilityIsFactory(facility: FacilityRef, factoryId: number): boolean {
   const id = facility.id;
-  if (!id) return false;
-  if (id.scheme === "registry") return /^[0-9]+$/.test(id.value) && Number(id.value) === factory.factoryId;
-  if (id.scheme === "gln") return factory.gln !== null && id.value === factory.gln;
-  return factory.osId !== null && id.value === factory.osId;
+  return id?.scheme === "registry" && /^[0-9]+$/.test(id.value) && Number(id.value) === factoryId;
 }
 
 export type TextileData = {

@@ -10,7 +10,6 @@ import type { AppDeps, AppState } from "../../deps";
 import { setFacilityIds } from "../../factories/facility-ids";
 import { assertActsFor, assignTag, mintForFactory, recordSupplyChainEvent, registerFactory } from "../../factories/operations";
 import { confirmTextileStage } from "../../factories/stage-confirmation";
-import { sendAndConfirm } from "../../chain/transactions";
 import { explorerTxUrl } from "../../links";
 import { errorResponse, type OpenApiRegistry } from "../../openapi/registry";
 import { defineRoute, mountRoutes } from "../define-route";
@@ -170,10 +169,10 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
       auth: "operator",
       summary: "Confirm this factory's own processing stage of a passport's textile section, as a supply-chain event on its token",
       description:
-        "Only for a stage whose facility names this factory: by registry id, its GLN or its Open Supply Hub id " +
-        "(PUT /api/factories/{id}/identifiers). The passport's record then shows the stage as confirmed by the facility, " +
+        "Only for a stage whose facility names this factory by its registry id (`registry`); a GLN or Open Supply Hub id " +
+        "is not verified, so a match on one is refused. The passport's record then shows the stage as confirmed by the facility, " +
         "with the transaction; the brand's anchored content is unchanged (docs/textile.md). A stage confirmed before " +
-        "returns that confirmation with 200 and sends nothing.",
+        "returns that confirmation with 200 and sends nothing; after a 503 the next request waits for the same transaction.",
       params: factoryPathParam,
       body: stageConfirmationBody,
       bodyExample: { uid: "DEMO-5HM2D8VQ", stage: "weaving_knitting" },
@@ -196,15 +195,15 @@ export function operationsRouter(deps: AppDeps, openapi: OpenApiRegistry): Route
           },
         },
         "200": { description: "confirmed before; that confirmation (created: false)", schema: stageConfirmationResult },
-        "403": errorResponse("the operator does not act for this factory, or the stage's facility is not this factory (FORBIDDEN)"),
+        "403": errorResponse("the operator does not act for this factory, or the stage's facility does not name this factory by its registry id (FORBIDDEN)"),
         "404": errorResponse("unknown factory or product, or the passport declares no such stage"),
         "409": errorResponse("the passport is not minted yet, or the stage is being confirmed by another request (CONFLICT)"),
         "422": errorResponse("missing or invalid fields; index needed when this factory runs the stage more than once"),
-        "503": errorResponse("the chain did not confirm in time"),
+        "503": errorResponse("the chain did not confirm in time (ask again: the same transaction is awaited, none is sent again)"),
       },
       handler: async (ctx) => {
-        const send = (submit: Parameters<typeof sendAndConfirm>[1]) => sendAndConfirm(deps, submit);
-        const result = await confirmTextileStage({ db: deps.db, contracts: deps.chain.contracts(), send }, ctx.state.operator, Number(ctx.params.id), ctx.state.input);
+        const confirmDeps = { db: deps.db, contracts: deps.chain.contracts(), ledger: deps.chain.ledger, receiptWaitMs: deps.config.chainLedger.receiptWaitMs };
+        const result = await confirmTextileStage(confirmDeps, ctx.state.operator, Number(ctx.params.id), ctx.state.input);
         ctx.status = result.created ? 201 : 200;
         ctx.body = { ...result, explorer_url: explorerTxUrl(deps.config, result.tx_hash) };
       },
