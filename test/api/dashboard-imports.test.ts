@@ -383,6 +383,7 @@ describe("dashboard: CSV product import", () => {
         stage_fibre: "",
         stage_spinning: " gujarat spinning | in | OSH: in2024123abc ; Second Mill | IN | completed: 2026-01-05",
         stage_dyeing_printing_finishing: "Gazipur Dyeing | bd | from 2026-02-21",
+        stage_making_up: "Smith; Sons Ltd | gb | completed: 2026-03-20 | 2026-03-01",
         materials: "Polyester 60 % cn Recycled 100% Post Consumer; COTTON 40%",
         care_symbols: "Wash 30; do-not-bleach; LINE DRY",
         durability: "Colour fastness washing | ISO 105-C06 | 4-5",
@@ -433,6 +434,8 @@ describe("dashboard: CSV product import", () => {
       { stage: "weaving_knitting", facility: { name: "Dhaka Knit", country: "BD", id: { scheme: "gln", value: "0614141000005" } }, started: "2026-02-01", completed: "2026-02-20" },
     ]);
     expect(loose.stages[3]).to.deep.equal({ stage: "dyeing_printing_finishing", facility: { name: "Gazipur Dyeing", country: "BD" }, started: "2026-02-21" });
+    // A ";" in a facility name does not start a new facility: a piece with no "|" begins the name of the one after it.
+    expect(loose.stages[4]).to.deep.equal({ stage: "making_up", facility: { name: "Smith; Sons Ltd", country: "GB" }, started: "2026-03-01", completed: "2026-03-20" });
     expect(loose.materials).to.deep.equal([
       { fibre: "polyester", mass_percent: 60, origin_country: "CN", recycled_percent: 100, recycled_origin: "post_consumer" },
       { fibre: "cotton", mass_percent: 40 },
@@ -456,6 +459,10 @@ describe("dashboard: CSV product import", () => {
       { changes: { stage_making_up: "Dhaka Knit" }, reason: 'stage_making_up: must be "Facility name | country code"' },
       { changes: { stage_fibre: "Zhejiang | CN | duns:123456789" }, reason: 'stage_fibre: "duns:123456789" is neither an id (gln:…, osh:… or registry:…) nor a date' },
       { changes: { stage_making_up: "A | BD; Dhaka Knit | BD | 2026-03-20 | 2026-03-01" }, reason: "stage_making_up (textile.stages.5.completed): is before started" },
+      // No date is dropped unsaid: a labelled one counts towards the two, and one label given twice is refused.
+      { changes: { stage_fibre: "A | CN | started: 2025-11-01 | 2025-11-05 | 2025-11-30" }, reason: 'stage_fibre: has 3 dates: at most two, started then completed' },
+      { changes: { stage_fibre: "A | CN | started: 2025-11-01 | from 2025-11-02" }, reason: 'stage_fibre: gives the started date twice ("2025-11-01" and "2025-11-02")' },
+      { changes: { stage_spinning: "Gujarat Spinning Mills | IN; Surat" }, reason: 'stage_spinning: entry 2 ("Surat"): must be "Facility name | country code"' },
       { changes: { materials: "polyester sixty; cotton 40%" }, reason: 'materials: entry 1 ("polyester sixty"): "polyester sixty" must start with the fibre and its share' },
       { changes: { materials: "polyster 60%; cotton 40%" }, reason: 'materials: entry 1 ("polyster 60%"): "polyster" is not an EU 1007/2011 fibre name' },
       { changes: { materials: "polyester 60% recycled; cotton 40%" }, reason: '"recycled" must be followed by its share' },
@@ -465,6 +472,8 @@ describe("dashboard: CSV product import", () => {
       { changes: { substances: "Antimony trioxide | | | a little | fibre" }, reason: 'substances: the concentration must be a percentage by weight such as 0.02% (got "a little")' },
       { changes: { durability: "softness | ISO 1 | good" }, reason: 'durability: "softness" is not a durability property (one of: pilling,' },
       { changes: { durability: "pilling | ISO 12945-2" }, reason: 'durability: must be "property | test standard | result | class"' },
+      // A malformed second test is its own entry, refused, not swallowed into the first one's result.
+      { changes: { durability: "pilling | ISO 12945-2 | 4; abrasion ISO 12947 20000 rubs" }, reason: 'durability: entry 2 ("abrasion ISO 12947 20000 rubs"): must be "property | test standard | result | class"' },
       { changes: { care_symbols: "wash_30; wash_31" }, reason: 'care_symbols: "wash_31" is not an ISO 3758 care symbol code' },
       { changes: { carbon_method: "guess" }, reason: 'carbon_method: must be pef_study or estimate (got "guess")' },
       { changes: { carbon_kg_co2e: "four" }, reason: 'carbon_kg_co2e: must be a number of kg CO2e per item, e.g. 4.2 (got "four")' },

@@ -103,9 +103,10 @@ export function textileFromCells(cells: Cells): { textile?: TextileData; problem
 
   const stages: unknown[] = [];
   for (const [column, stage] of Object.entries(STAGE_COLUMNS) as Array<[keyof typeof STAGE_COLUMNS, (typeof TEXTILE_STAGES)[number]]>) {
-    pipedEntriesOf(cells[column]).forEach((entry, i) => {
+    const entries = stageEntriesOf(cells[column]);
+    entries.forEach((entry, i) => {
       const read = stageEntry(stage, entry);
-      if (typeof read === "string") fail(column, `${entryLabel(cells[column]!, i, true)}${read}`);
+      if (typeof read === "string") fail(column, `${entryLabel(entries, i)}${read}`);
       else {
         from(`textile.stages.${stages.length}`, column);
         stages.push(read);
@@ -118,10 +119,10 @@ export function textileFromCells(cells: Cells): { textile?: TextileData; problem
   materials.forEach((_, i) => from(`textile.materials.${i}`, "materials"));
   if (cells.materials) from("textile.materials", "materials");
   if (materials.length > 0) textile.materials = materials;
-  const substances = listColumn(cells, "substances", substanceEntry, fail, true);
+  const substances = listColumn(cells, "substances", substanceEntry, fail, substanceEntriesOf);
   if (cells.substances) from("textile.substances_of_concern", "substances");
   if (substances.length > 0) textile.substances_of_concern = substances;
-  const durability = listColumn(cells, "durability", durabilityEntry, fail, true);
+  const durability = listColumn(cells, "durability", durabilityEntry, fail);
   if (cells.durability) from("textile.durability", "durability");
   if (durability.length > 0) textile.durability = durability;
 
@@ -210,10 +211,11 @@ function entriesOf(cell: string | undefined): string[] {
 }
 
 /**
- * The entries of a cell whose entries are "a | b | c": split at ";", but a piece with no "|" belongs to the entry before
- * it, so a safe-use note or a facility name may hold a ";" ("bound in the fibre; no exposure").
+ * The entries of a substances cell: split at ";", but a piece with no "|" belongs to the entry before it, so a safe-use
+ * note, the entry's last part, may hold a ";" ("bound in the fibre; no exposure"). Only substances: in another column
+ * that would swallow a malformed next entry into the one before it.
  */
-function pipedEntriesOf(cell: string | undefined): string[] {
+function substanceEntriesOf(cell: string | undefined): string[] {
   const entries: string[] = [];
   for (const piece of entriesOf(cell)) {
     if (!piece.includes("|") && entries.length > 0) entries[entries.length - 1] += `; ${piece}`;
@@ -222,9 +224,27 @@ function pipedEntriesOf(cell: string | undefined): string[] {
   return entries;
 }
 
+/**
+ * The entries of a stage cell: split at ";", but a piece with no "|" is the start of the next entry's facility name,
+ * the entry's first part, so a name may hold a ";" ("Smith; Sons Ltd | GB"). A piece with no "|" and nothing after
+ * it stays an entry of its own, and is refused as one.
+ */
+function stageEntriesOf(cell: string | undefined): string[] {
+  const entries: string[] = [];
+  let name: string[] = [];
+  for (const piece of entriesOf(cell)) {
+    if (!piece.includes("|")) name.push(piece);
+    else {
+      entries.push([...name, piece].join("; "));
+      name = [];
+    }
+  }
+  if (name.length > 0) entries.push(name.join("; "));
+  return entries;
+}
+
 /** "entry 2 ("…"): " when the cell has several entries, so the message says which one. */
-function entryLabel(cell: string, i: number, piped = false): string {
-  const entries = piped ? pipedEntriesOf(cell) : entriesOf(cell);
+function entryLabel(entries: string[], i: number): string {
   return entries.length > 1 ? `entry ${i + 1} ("${clip(entries[i]!)}"): ` : "";
 }
 
@@ -243,12 +263,13 @@ function listColumn(
   column: TextileColumn,
   read: (entry: string) => unknown,
   fail: (column: TextileColumn, problem: string) => void,
-  piped = false,
+  split: (cell: string | undefined) => string[] = entriesOf,
 ): unknown[] {
   const out: unknown[] = [];
-  (piped ? pipedEntriesOf(cells[column]) : entriesOf(cells[column])).forEach((entry, i) => {
+  const entries = split(cells[column]);
+  entries.forEach((entry, i) => {
     const value = read(entry);
-    if (typeof value === "string") fail(column, `${entryLabel(cells[column]!, i, piped)}${value}`);
+    if (typeof value === "string") fail(column, `${entryLabel(entries, i)}${value}`);
     else out.push(value);
   });
   return out;
@@ -267,7 +288,10 @@ function stageEntry(stage: (typeof TEXTILE_STAGES)[number], entry: string): Reco
     if (part === "") continue;
     const labelled = /^(started|start|from|completed|complete|finished|to)[\s:]+(\d{4}-\d{2}-\d{2})$/i.exec(part);
     if (labelled) {
-      if (/^(?:started|start|from)$/i.test(labelled[1]!)) started = labelled[2];
+      const isStart = /^(?:started|start|from)$/i.test(labelled[1]!);
+      const before = isStart ? started : completed;
+      if (before !== undefined) return `gives the ${isStart ? "started" : "completed"} date twice ("${before}" and "${labelled[2]}")`;
+      if (isStart) started = labelled[2];
       else completed = labelled[2];
       continue;
     }
@@ -282,9 +306,11 @@ function stageEntry(stage: (typeof TEXTILE_STAGES)[number], entry: string): Reco
     }
     return `"${clip(part)}" is neither an id (gln:…, osh:… or registry:…) nor a date written YYYY-MM-DD`;
   }
-  if (dates.length > 2) return "has more than two dates (started, then completed)";
-  started ??= dates[0];
-  completed ??= started === dates[0] ? dates[1] : dates[0];
+  // A labelled date counts: "started: 2025-11-01 | 2025-11-05 | 2025-11-30" has three, and none may be dropped unsaid.
+  const count = dates.length + (started === undefined ? 0 : 1) + (completed === undefined ? 0 : 1);
+  if (count > 2) return `has ${count} dates: at most two, started then completed (a date labelled "started:" or "completed:" counts)`;
+  started ??= dates.shift();
+  completed ??= dates.shift();
   return { stage, facility, ...(started ? { started } : {}), ...(completed ? { completed } : {}) };
 }
 
