@@ -216,6 +216,17 @@ describe("EN 18222 lifecycle API", () => {
     await expectResult(await call(brand, "PATCH", `/dpps/${id(item)}`, { [SPEC]: { fiber_composition: [{ fiber: "unobtainium", percent: 100 }] } }), 422, "VALIDATION_ERROR");
   });
 
+  it("takes back a passport as read with one element changed: its read-only blocks (anchor, access) and its nulls change nothing", async function () {
+    this.timeout(120_000);
+    const item = items[2];
+    const read = await json(await call(brand, "GET", `/dpps/${id(item)}`));
+    expect(read).to.include.keys("anchor", "access");
+    read[SPEC].product.name = "Piqué polo, round trip";
+    const res = await call(brand, "PATCH", `/dpps/${id(item)}`, read, "application/merge-patch+json");
+    expect(res.status, await res.clone().text()).to.equal(200);
+    expect((await json(res))[SPEC].product.name).to.equal("Piqué polo, round trip");
+  });
+
   it("answers every failure as a Result: 400, 401, 403 (another brand's passport is 404), 404, 409, 422", async () => {
     await expectResult(await call(undefined, "PATCH", `/dpps/${id(items[2])}`, { dppStatus: "inactive" }), 401, "MISSING_KEY");
     await expectResult(await call({ ...brand, key: "pr_live_wrong" }, "PATCH", `/dpps/${id(items[2])}`, { dppStatus: "inactive" }), 401, "INVALID_KEY");

@@ -346,9 +346,9 @@ export async function updateDpp(deps: AppDeps, brand: BrandContext, dppId: strin
 
   const problems: ErrorDetail[] = [];
   for (const key of Object.keys(patch)) {
-    if (key === content.schema || key === "dppStatus" || key === "anchor" || key === "registration") continue;
+    if (key === content.schema || key === "dppStatus" || key === "anchor" || key === "registration" || key === "access") continue;
     if ((HEADER_FIELDS as readonly string[]).includes(key)) {
-      if (key !== "lastUpdate" && JSON.stringify(patched[key]) !== JSON.stringify((current as Record<string, Json>)[key])) problems.push({ field: key, problem: "is read-only" });
+      if (key !== "lastUpdate" && differsIgnoringNulls(patched[key], (current as Record<string, Json>)[key])) problems.push({ field: key, problem: "is read-only" });
     } else problems.push({ field: key, problem: `is not an element of this passport (its content section is "${content.schema}")` });
   }
   const status = patched.dppStatus;
@@ -372,7 +372,7 @@ export async function updateDpp(deps: AppDeps, brand: BrandContext, dppId: strin
 /** The product changes a patched section asks for; read-only or unknown elements it changed go to `problems`. */
 function collectChanges(content: PassportContent, section: Record<string, Json>, changes: ProductChanges, problems: ErrorDetail[]) {
   const before = content as unknown as Record<string, Json>;
-  const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+  const differs = differsIgnoringNulls;
   const keysOf = (x: unknown) => (typeof x === "object" && x !== null && !Array.isArray(x) ? Object.keys(x) : []);
   const paths: string[] = [];
   for (const key of new Set([...keysOf(before), ...keysOf(section)])) {
@@ -397,6 +397,22 @@ function collectChanges(content: PassportContent, section: Record<string, Json>,
     else if (REMOVABLE.has(column)) (changes as Record<string, unknown>)[column] = removedValue(column);
     else problems.push({ field, problem: "cannot be removed" });
   }
+}
+
+/**
+ * Whether a patch changed a value. A null member is the same as an absent one: a passport as read carries nulls
+ * (`economicOperatorId: null`), and sent back as a merge patch those nulls remove members that were null already,
+ * which changes nothing (RFC 7396 has no way to say "null, unchanged").
+ */
+function differsIgnoringNulls(a: unknown, b: unknown): boolean {
+  return JSON.stringify(withoutNulls(a)) !== JSON.stringify(withoutNulls(b));
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
 }
 
 /** The lineage without the inherited fields the patch changed (they are the passport's own now); undefined if none. */
