@@ -1,8 +1,7 @@
 // The ledger monitor: one elected process at a time (a try-lock per tick) follows every open shared-wallet
 // transaction to the end: records receipts, re-sends dropped transactions, replaces stuck ones with higher fees,
 // redoes superseded ones, finalises at the confirmation depth and heals reorganisations (to the depth it watches).
-import type { Job, JobHealth } from "../jobs/job";
-import { PeriodicJob } from "../jobs/periodic-job";
+import { PeriodicJobBase } from "../jobs/periodic-job";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
 import { isFinal } from "./finality";
@@ -28,27 +27,17 @@ export type MonitorTick = {
 const OPEN_BATCH = 500;
 const FINAL_BATCH = 2000;
 
-export class LedgerMonitor implements Job {
-  readonly name = "ledger-monitor";
-  private readonly job: PeriodicJob<MonitorTick>;
+export class LedgerMonitor extends PeriodicJobBase<MonitorTick> {
   /** Rows whose nonce was seen used by something else, by id: how many ticks in a row. */
   private readonly consumed = new Map<number, number>();
 
   constructor(private readonly options: MonitorOptions) {
-    // The election (an advisory try-lock per tick, below) stays inside the tick: a job library would not know it.
-    this.job = new PeriodicJob({ name: this.name, run: () => this.tick(), intervalMs: options.settings.monitorIntervalMs, logger: options.logger });
+    super({ name: "ledger-monitor", intervalMs: options.settings.monitorIntervalMs, logger: options.logger });
   }
 
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  health(): JobHealth {
-    return this.job.health();
+  /** A run is a tick. The election (an advisory try-lock per tick, below) stays inside it: a job library would not know it. */
+  protected run(): Promise<MonitorTick> {
+    return this.tick();
   }
 
   /** One pass, if this process wins the election for it. Exposed so tests drive the monitor by hand. */

@@ -10,8 +10,7 @@ import { crashPoint } from "../chain/crash-points";
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import type { Job, JobHealth } from "../jobs/job";
-import { PeriodicJob } from "../jobs/periodic-job";
+import { PeriodicJobBase, type RunContext } from "../jobs/periodic-job";
 import { consumeQuotaUpTo } from "../metering/service";
 import { effectiveLimits } from "../plans/catalogue";
 import { emitIssuanceCompleted } from "../webhooks/emitters";
@@ -193,36 +192,12 @@ export function bulkIssuanceUrl(publicBaseUrl: string, id: number): string {
  * so minting starts with the first chunk), then ends the jobs that are done. Woken by a new job in this process, and
  * polling for jobs of other (or crashed) processes and for passports becoming final.
  */
-export class BulkIssuanceJob implements Job {
-  readonly name = "bulk-issuance";
-  private readonly job: PeriodicJob<void>;
-
+export class BulkIssuanceJob extends PeriodicJobBase<void> {
   constructor(private readonly deps: AppDeps) {
-    this.job = new PeriodicJob({ name: this.name, intervalMs: deps.config.chainLedger.monitorIntervalMs, logger: deps.logger, run: ({ signal }) => this.run(signal) });
+    super({ name: "bulk-issuance", intervalMs: deps.config.chainLedger.monitorIntervalMs, logger: deps.logger });
   }
 
-  wake(): void {
-    this.job.wake();
-  }
-
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  health(): JobHealth {
-    return this.job.health();
-  }
-
-  /** One run, for tests and tools (the error is rethrown after being logged). */
-  runOnce(): Promise<void> {
-    return this.job.runOnce();
-  }
-
-  private async run(signal: AbortSignal): Promise<void> {
+  protected async run({ signal }: RunContext): Promise<void> {
     const pump = mintPumpOf(this.deps);
     while (!signal.aborted && (await claimChunk(this.deps))) {
       crashPoint("bulk-claimed");

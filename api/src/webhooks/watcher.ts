@@ -1,6 +1,5 @@
 // The confirmation watcher: turns chain facts the indexer holds at the configured depth into outbox events.
-import type { Job, JobHealth } from "../jobs/job";
-import { PeriodicJob } from "../jobs/periodic-job";
+import { PeriodicJobBase } from "../jobs/periodic-job";
 import { finalBlockUpTo } from "../chain/finality";
 import type { Config } from "../config";
 import type { Knex } from "../db/knex";
@@ -31,24 +30,13 @@ const STALE_FACT_DAYS = 30;
 
 export type WatcherOptions = { db: Knex; config: Config; logger: Logger; intervalMs: number };
 
-export class ConfirmationWatcher implements Job {
-  readonly name = "confirmation-watcher";
-  private readonly job: PeriodicJob<number>;
-
+export class ConfirmationWatcher extends PeriodicJobBase<number> {
   constructor(private readonly options: WatcherOptions) {
-    this.job = new PeriodicJob({ name: this.name, run: () => this.tick(), intervalMs: options.intervalMs, logger: options.logger });
+    super({ name: "confirmation-watcher", intervalMs: options.intervalMs, logger: options.logger });
   }
 
-  start(): void {
-    this.job.start();
-  }
-
-  stop(): Promise<void> {
-    return this.job.stop();
-  }
-
-  health(): JobHealth {
-    return this.job.health();
+  protected run(): Promise<number> {
+    return this.tick();
   }
 
   /** One pass; returns how many events it enqueued. Exposed so tests and tools can drive the watcher directly. */
