@@ -5,7 +5,7 @@ import { getStoredBranding } from "../brands/branding";
 import { NotFoundError } from "../errors";
 import { issuePassport, type Issuance } from "../passports/issuance";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
-import { passportContentFor } from "../passports/content";
+import { passportContentFor, type PassportContent } from "../passports/content";
 import { publicPassport } from "../passports/public-passport";
 import { buildPublicRecord } from "../passports/public-record";
 import type { EffectiveLimits } from "../plans/catalogue";
@@ -33,6 +33,9 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
   if (!product || product.passport_status !== "minted" || !product.passport_tx_hash) throw new NotFoundError("Certificate");
   const { branding } = await getStoredBranding(deps.db, product.brand_slug);
   const { config } = deps;
+  // The PDF is a public document (anyone may fetch it, and it is cached by what it shows): the public's view of the
+  // content, without the elements the defaults or the brand give only to readers above the public (docs/access.md).
+  const visible = (await publicContentOf(deps, product.uid, passportContentFor(product))).content;
   return {
     brand: { name: product.brand_name, slug: product.brand_slug, primaryColor: branding.primary_color as string | undefined },
     product: { name: product.name, sku: product.sku, category: product.category },
@@ -48,9 +51,9 @@ export async function certificatePdfInput(deps: AppDeps, uid: string): Promise<C
     // passport page through the resolver), else the certificate page.
     certificateUrl: productDigitalLink(config, product) ?? certificatePageUrl(config, product.uid, brandAddressOf(product)),
     explorerUrl: explorerTxUrl(config, product.passport_tx_hash),
-    carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() },
+    ...(visible.carbon ? { carbon: { kg: Number(product.carbon_kg), rating: product.carbon_rating.trim() } } : {}),
     ...lineageLine(product),
-    ...(await textilePart(deps, product)),
+    ...(await textilePart(deps, product, visible.textile)),
   };
 }
 
@@ -69,14 +72,10 @@ function lineageLine(product: ProductRow): Pick<CertificatePdfInput, "lineage"> 
 }
 
 /**
- * The anchored textile section (content version 4), printed on the certificate's textile pages, and the facilities'
- * confirmations of its stages as the public record has them (read only for a passport with stages).
+ * The anchored textile section (content version 4) as the public sees it, printed on the certificate's textile pages,
+ * and the facilities' confirmations of its stages as the public record has them (read only for a passport with stages).
  */
-async function textilePart(deps: AppDeps, product: ProductRow): Promise<Pick<CertificatePdfInput, "textile" | "stageAttestations">> {
-  // The PDF is a public document (anyone may fetch it, and it is cached by what it shows): the public's view of the
-  // section, without the elements the defaults or the brand give only to readers above the public (docs/access.md).
-  const { content } = await publicContentOf(deps, product.uid, { textile: passportContentFor(product).textile });
-  const { textile } = content;
+async function textilePart(deps: AppDeps, product: ProductRow, textile: PassportContent["textile"]): Promise<Pick<CertificatePdfInput, "textile" | "stageAttestations">> {
   if (!textile) return {};
   if (!textile.stages?.length) return { textile };
   // The record's `textile_stages`, outside the anchored content: a stage's confirmation, or null while only declared.
