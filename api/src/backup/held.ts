@@ -31,7 +31,9 @@ function present(deps: Deps, passport: HeldPassport, version: HeldVersion, repre
     transactionHash: version.tx_hash,
     hashRule: "keccak256(RFC 8785 canonical JSON of the content section)",
   };
-  const header = { ...passport.header, ...(lastUpdate ? { lastUpdate: lastUpdate.toISOString() } : {}) } as DppHeader;
+  // The header is the primary's latest; its content specification is this version's, which keys the section served
+  // (and which the access classes filter: an older version under a newer header's key would go out unfiltered).
+  const header = { ...passport.header, contentSpecificationIds: [content.schema], ...(lastUpdate ? { lastUpdate: lastUpdate.toISOString() } : {}) } as DppHeader;
   return representDpp(header, content, anchor, representation, {});
 }
 
