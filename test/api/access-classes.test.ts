@@ -15,6 +15,7 @@ import canonicalize from "canonicalize";
 import { CompactSign, compactVerify, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type CryptoKey, type GenerateKeyPairResult } from "jose";
 import { createBrand } from "../../api/src/brands/service";
 import { issueAuthorityKey, trustIssuer } from "../../api/src/access/readers";
+import { visibleRecord } from "../../api/src/access/service";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
 import { checkCatenaXPassport, checkUntpCredential } from "../support/schemas";
@@ -29,7 +30,10 @@ const STAGES = [
 ];
 const SUBSTANCES = [{ name: "Formaldehyde", cas: "50-00-0", ec: "200-001-8", concentration_percent: 0.01, location: "whole garment" }];
 const DURABILITY = [{ property: "pilling", standard: "ISO 12945-2", result: "4", class: "B" }];
-/** What a public reader does not see of this passport, by default (sorted, as every answer lists them). */
+/**
+ * What a public reader does not see of this passport (sorted, as every answer lists them): the facilities' names and
+ * identifier by default, and its durability results, public by default, because this brand restricts them.
+ */
 const WITHHELD_BY_DEFAULT = ["textile.durability", "textile.stages.0.facility.id", "textile.stages.0.facility.name", "textile.stages.1.facility.name"];
 
 type Key = { slug: string; key: string; id: number };
@@ -61,6 +65,9 @@ describe("access classes (issue 27)", () => {
     brand = { slug: a.brand.slug, key: a.key.key, id: a.brand.id };
     other = { slug: b.brand.slug, key: b.key.key, id: b.brand.id };
     owner = await dashboardClient(base, stack.api.db, brand.id, "owner");
+    // Durability is public by default; this brand shows it to readers with a legitimate interest only.
+    const restricted = await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { "textile.durability": "legitimate-interest" } } });
+    expect(restricted.status, await restricted.clone().text()).to.equal(200);
 
     trusted = await generateKeyPair("EdDSA", { extractable: true });
     untrusted = await generateKeyPair("EdDSA", { extractable: true });
@@ -250,14 +257,14 @@ describe("access classes (issue 27)", () => {
     const section = await json(await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { textile: "legitimate-interest" } } }));
     expect(section.error.code).to.equal("ACCESS_LEGAL_MINIMUM");
     expect(section.error.details.map((d: any) => d.field)).to.deep.equal(["overrides.textile.substances_of_concern"]);
-    const lower = await json(await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { "textile.durability": "legitimate-interest", nonsense: "authority" } } }));
+    const lower = await json(await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { "textile.stages.*.facility.name": "legitimate-interest", nonsense: "authority" } } }));
     expect(lower.error.code).to.equal("VALIDATION_ERROR");
-    expect(lower.error.details.map((d: any) => d.field)).to.have.members(["overrides.textile.durability", "overrides.nonsense"]);
+    expect(lower.error.details.map((d: any) => d.field)).to.have.members(["overrides.textile.stages.*.facility.name", "overrides.nonsense"]);
 
     const set = await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { "textile.durability": "authority" } } });
     expect(set.status, await set.clone().text()).to.equal(200);
     const durability = (await json(set)).data.elements.find((e: any) => e.element === "textile.durability");
-    expect(durability).to.include({ default_class: "legitimate-interest", class: "authority", restricted_by_brand: "authority" });
+    expect(durability).to.include({ default_class: "public", class: "authority", restricted_by_brand: "authority" });
 
     // A legitimate-interest reader no longer sees durability; an authority does.
     const li = await json(await read(dppPath, await credential({})));
@@ -407,5 +414,35 @@ describe("access classes (issue 27)", () => {
     // The other brand saw no reads above the public (its reader key read this brand's passport as the public).
     const otherOwner = await dashboardClient(base, stack.api.db, other.id, "owner");
     expect((await json(await otherOwner.call("/api/dashboard/access/log"))).data).to.deep.equal([]);
+  });
+  it("refuses role credentials whose validity is no time or whose narrower window has ended, and reads an operator's session token as the public", async () => {
+    // A validity a Date cannot hold is refused (it was a 500), and where both VC 2.0's and JWT's validity are given the narrower counts.
+    await expectResult(await read(dppPath, await credential({ nbf: 1e13 })), 401, "CREDENTIAL_INVALID");
+    await expectResult(await read(dppPath, await credential({ validUntil: "soon" })), 401, "CREDENTIAL_INVALID");
+    await expectResult(await read(dppPath, await credential({ exp: Math.floor(Date.now() / 1000) - 60 })), 401, "CREDENTIAL_EXPIRED");
+    // POST /api/login's token sent along to a public read is not a reader credential: the read stays public.
+    const asOperator = await read(dppPath, `prs_${"A".repeat(43)}`);
+    expect(asOperator.status, await asOperator.clone().text()).to.equal(200);
+    expect((await json(asOperator)).access).to.deep.equal({ class: "public", withheld: WITHHELD_BY_DEFAULT });
+  });
+
+  it("knows only its own elements: Object's members are neither classes nor overrides", async () => {
+    const res = await owner.call("/api/dashboard/access/overrides", { method: "PUT", json: { overrides: { constructor: "authority", toString: "legitimate-interest" } } });
+    expect(res.status).to.equal(422);
+    expect((await json(res)).error.details.map((d: any) => d.field)).to.have.members(["overrides.constructor", "overrides.toString"]);
+    const element = await read(`${dppPath}/elements/constructor`, brand.key);
+    expect(element.status, await element.clone().text()).to.equal(404);
+  });
+
+  it("drops a withheld field of the maker from the record's manufacturer too, not only from its content", () => {
+    const record = {
+      uid: "ACB-1",
+      content: { manufacturer: { factory_id: 1001, name: "Ashulia Apparel", country: "BD" } } as any,
+      manufacturer: { factory_id: 1001, name: "Ashulia Apparel", country: "BD", verified: true },
+    };
+    const visible = visibleRecord(record, { content: { manufacturer: { factory_id: 1001, country: "BD" } } as any, access: { class: "public", withheld: ["manufacturer.name"] } });
+    expect(visible.manufacturer).to.deep.equal({ factory_id: 1001, country: "BD", verified: true });
+    const whole = visibleRecord(record, { content: {} as any, access: { class: "public", withheld: ["manufacturer"] } });
+    expect(whole).to.not.have.property("manufacturer");
   });
 });

@@ -108,14 +108,14 @@ export const ELEMENT_CLASSES: Record<string, ElementClass> = {
   "textile.substances_of_concern.*.location": { class: "public", legalMinimum: true, source: "as textile.substances_of_concern" },
   "textile.substances_of_concern.*.safe_use": { class: "public", legalMinimum: true, source: "as textile.substances_of_concern (Art. 7(5)(c): safe use)" },
   "textile.durability": {
-    class: "legitimate-interest",
+    class: "public",
     source:
-      "battery passport precedent (Regulation (EU) 2023/1542 Annex XIII): performance and durability results go to persons with a legitimate interest, test reports to authorities; EN 18239: access by role",
+      "ESPR (Regulation (EU) 2024/1781) Art. 7(2)(b): durability is information for customers; the battery passport precedent (Regulation (EU) 2023/1542 Annex XIII) makes a model's performance and durability characteristics public (point 1) and only the test reports restricted, to authorities (point 3)",
   },
-  "textile.durability.*.property": { class: "legitimate-interest", source: "as textile.durability" },
-  "textile.durability.*.standard": { class: "legitimate-interest", source: "as textile.durability" },
-  "textile.durability.*.result": { class: "legitimate-interest", source: "as textile.durability" },
-  "textile.durability.*.class": { class: "legitimate-interest", source: "as textile.durability" },
+  "textile.durability.*.property": { class: "public", source: "as textile.durability" },
+  "textile.durability.*.standard": { class: "public", source: "as textile.durability" },
+  "textile.durability.*.result": { class: "public", source: "as textile.durability (the result and class, not the test report)" },
+  "textile.durability.*.class": { class: "public", source: "as textile.durability" },
   "textile.care": { class: "public", source: CUSTOMER },
   "textile.care.symbols": { class: "public", source: "as textile.care" },
   "textile.care.text": { class: "public", source: "as textile.care" },
@@ -141,6 +141,9 @@ export const NO_OVERRIDES: Overrides = Object.freeze({});
 
 const patternOf = (path: string) => path.replace(/(^|\.)\d+(?=\.|$)/g, "$1*");
 
+/** A table's own entry: element paths come from requests, and `constructor` or `toString` must not find Object's. */
+const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 /**
  * The class of an element (a concrete path such as `textile.stages.2.facility.name`): the narrowest of its own and
  * its ancestors' classes, defaults and overrides alike, so restricting a section restricts everything in it.
@@ -150,9 +153,9 @@ export function classOfPath(path: string, overrides: Overrides): AccessClass {
   let result: AccessClass = "public";
   for (let i = 1; i <= steps.length; i++) {
     const prefix = steps.slice(0, i).join(".");
-    const entry = ELEMENT_CLASSES[prefix];
+    const entry = own(ELEMENT_CLASSES, prefix);
     if (entry) result = narrower(result, entry.class);
-    const override = overrides[prefix];
+    const override = own(overrides, prefix);
     if (override) result = narrower(result, override);
   }
   return result;
@@ -232,7 +235,7 @@ export class LegalMinimumError extends AppError {
 export function checkOverrides(overrides: Record<string, string>): Overrides {
   const problems: ErrorDetail[] = [];
   for (const [element, cls] of Object.entries(overrides)) {
-    const entry = ELEMENT_CLASSES[element];
+    const entry = own(ELEMENT_CLASSES, element);
     if (!entry) problems.push({ field: `overrides.${element}`, problem: "is not an element of the classification (GET /api/dashboard/access lists them)" });
     else if (cls !== "legitimate-interest" && cls !== "authority") problems.push({ field: `overrides.${element}`, problem: 'must be "legitimate-interest" or "authority"' });
     else if (RANK[cls] <= RANK[entry.class]) problems.push({ field: `overrides.${element}`, problem: `is ${entry.class} by default; a brand may only restrict it further` });

@@ -27,6 +27,7 @@ import {
 export const READER_KEY_PREFIX = "pr_reader_";
 export const AUTHORITY_KEY_PREFIX = "pr_authority_";
 const API_KEY_PREFIX = "pr_live_";
+const SESSION_TOKEN_PREFIX = "prs_";
 
 /** The kinds of reader with a legitimate interest a reader key or a role credential may name. */
 export const READER_TYPES = ["repairer", "recycler", "remanufacturer", "market-actor", "researcher", "other"] as const;
@@ -57,6 +58,9 @@ export async function readerOf(deps: Pick<AppDeps, "db" | "config" | "keyCache">
   if (credentials.kind === "none") return PUBLIC_READER;
   if (credentials.kind === "other") throw new ReaderCredentialError("CREDENTIAL_INVALID", "The Authorization header is not 'Bearer <reader key or role credential>'.");
   const token = credentials.token;
+  // An operator's session token (what POST /api/login hands out) is not a reader credential: the public reads of
+  // the spec stay public for a factory operator who sends it along.
+  if (token.startsWith(SESSION_TOKEN_PREFIX)) return PUBLIC_READER;
   if (token.startsWith(READER_KEY_PREFIX)) return readerKeyReader(deps.db, token);
   if (token.startsWith(AUTHORITY_KEY_PREFIX)) return authorityReader(deps.db, token);
   if (token.startsWith(API_KEY_PREFIX)) {
@@ -114,10 +118,12 @@ async function credentialReader(deps: Pick<AppDeps, "db" | "config">, jws: strin
   const types = Array.isArray(claims.type) ? claims.type : [claims.type];
   if (!types.includes("VerifiableCredential")) throw invalid('is not a VerifiableCredential (its "type" must include it)');
   const now = Date.now();
-  const until = instant(claims.validUntil) ?? seconds(claims.exp);
+  // Both forms count where both are given (VC 2.0's validFrom/validUntil, JWT's nbf/exp): the narrower window wins.
+  const until = earliest(isoTime(claims.validUntil), numericTime(claims.exp));
+  const from = latest(isoTime(claims.validFrom), numericTime(claims.nbf));
+  if (Number.isNaN(until) || Number.isNaN(from)) throw invalid("states a validity (validFrom, validUntil, nbf or exp) that is not a time");
   if (until === undefined) throw invalid("has no end of validity (validUntil or exp)");
   if (until <= now) throw new ReaderCredentialError("CREDENTIAL_EXPIRED", `The role credential expired at ${new Date(until).toISOString()}.`);
-  const from = instant(claims.validFrom) ?? seconds(claims.nbf);
   if (from !== undefined && from > now) throw invalid(`is not valid before ${new Date(from).toISOString()}`);
   if (claims.aud !== undefined) {
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
@@ -149,8 +155,15 @@ async function signedByOneOf(jws: string, alg: string, keys: TrustedIssuerRow[])
   return false;
 }
 
-const instant = (value: unknown) => (typeof value === "string" && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined);
-const seconds = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value * 1000 : undefined);
+/** Milliseconds a Date can hold (±8.64e15), else NaN: a claim such as `nbf: 1e13` is refused, never a 500. */
+const inCalendar = (ms: number) => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : NaN);
+/** An ISO 8601 claim (validFrom, validUntil) in ms; undefined when absent, NaN when it is there but no time. */
+const isoTime = (value: unknown) => (value === undefined ? undefined : typeof value === "string" ? inCalendar(Date.parse(value)) : NaN);
+/** A NumericDate claim (nbf, exp: seconds) in ms; undefined when absent, NaN when it is there but no time. */
+const numericTime = (value: unknown) => (value === undefined ? undefined : typeof value === "number" ? inCalendar(value * 1000) : NaN);
+const given = (times: Array<number | undefined>) => times.filter((t): t is number => t !== undefined);
+const earliest = (...times: Array<number | undefined>) => (given(times).length === 0 ? undefined : Math.min(...given(times)));
+const latest = (...times: Array<number | undefined>) => (given(times).length === 0 ? undefined : Math.max(...given(times)));
 
 // ---- issuing -----------------------------------------------------------------------------------------------------
 

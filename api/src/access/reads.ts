@@ -198,7 +198,14 @@ function withStagesFiltered<R extends object>(record: R, withheld: string[]): R 
       }
     }
     const out: Record<string, unknown> = { ...stage, facility };
-    for (const key of ["started", "completed"]) if (gone.has(`${at}.${key}`)) delete out[key];
+    for (const key of ["started", "completed"]) {
+      if (gone.has(`${at}.${key}`)) {
+        delete out[key];
+        hid = true;
+      }
+    }
+    // The confirmation's details repeat the stage as declared. Its factory id and transaction stay: the confirming
+    // event is on chain with the factory's registry id, public by nature (docs/access.md).
     if (hid && out.confirmation && typeof out.confirmation === "object") out.confirmation = { ...(out.confirmation as object), details: null };
     return out;
   });

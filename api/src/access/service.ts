@@ -84,9 +84,17 @@ export function visibleRecord<R extends { content: PassportContent; manufacturer
   return {
     ...rest,
     content: visible.content,
-    ...(visible.access.withheld.includes("manufacturer") ? {} : { manufacturer }),
+    ...(visible.access.withheld.includes("manufacturer") ? {} : { manufacturer: withoutWithheld(manufacturer, "manufacturer", visible.access.withheld) }),
     access: visible.access,
   };
+}
+
+/** The record's `manufacturer` (a copy of `content.manufacturer` with the maker's verification beside it) without the fields the content lost. */
+function withoutWithheld(value: unknown, path: string, withheld: string[]): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const element of withheld) if (element.startsWith(`${path}.`)) delete copy[element.slice(path.length + 1)];
+  return copy;
 }
 
 // What the dashboard's access screen reads and changes (routes call services, not repos).

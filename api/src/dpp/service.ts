@@ -476,7 +476,7 @@ export async function readElement(deps: AppDeps, dppId: string, path: string, re
   const versions = await versionsOf(deps.db, product.id);
   const header = dppHeader(deps.config, product, content, lastUpdateOf(product, versions)) as unknown as Record<string, unknown>;
   const inSection = steps[0] === content.schema ? steps.slice(1) : steps;
-  const value = steps.length === 1 && steps[0]! in header ? header[steps[0]!] : valueAt(content, inSection);
+  const value = steps.length === 1 && Object.hasOwn(header, steps[0]!) ? header[steps[0]!] : valueAt(content, inSection);
   if (value === undefined) throw new NotFoundError(`Element ${path}`);
   const elementId = steps.at(-1)!;
   if (representation === "compressed") return { [elementId]: value };
