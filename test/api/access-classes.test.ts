@@ -20,6 +20,7 @@ import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
 import { checkCatenaXPassport, checkUntpCredential } from "../support/schemas";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
+import { runPrintedVerifyScript } from "../support/verify-script";
 
 const V1 = "/api/dpp-lifecycle/v1";
 const SPEC = "passport-registry/dpp-content/4";
@@ -396,6 +397,15 @@ describe("access classes (issue 27)", () => {
     expectedLog.push({ operation: "CatenaXExport", reader_kind: "authority_key", reader_class: "authority", elements: WITHHELD_BY_DEFAULT });
     // A failing credential is refused here as on every read path.
     expect((await fetch(`${base}/api/dpp/${uid}/catena-x`, { headers: { Authorization: `Bearer pr_reader_${"A".repeat(43)}` } })).status).to.equal(401);
+  });
+
+  it("prints a verification script that says a public reader cannot recompute the hash, and finds it authentic with a reader who sees every element", async function () {
+    this.timeout(120_000);
+    const page = await (await fetch(`${base}/dpp-certificate/${dpp[SPEC].uid}`)).text();
+    expect(page).to.include("READER_KEY");
+    expect(await runPrintedVerifyScript(page, stack.chain.rpcUrl)).to.equal("MISMATCH");
+    expect(await runPrintedVerifyScript(page, stack.chain.rpcUrl, { READER_KEY: authorityKey })).to.equal("authentic");
+    expectedLog.push({ operation: "PublicRecord", reader_kind: "authority_key", reader_class: "authority", elements: WITHHELD_BY_DEFAULT });
   });
 
   it("logs every non-public read for the brand, in its dashboard, and nothing for public reads", async () => {

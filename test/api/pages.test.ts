@@ -2,7 +2,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import http from "node:http";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
@@ -12,6 +12,7 @@ import { tokenIdOf } from "../../api/src/passports/content";
 import { setBranding } from "../../api/src/brands/branding";
 import { waitFor } from "../../scripts/lib/processes";
 import { json } from "../support/http";
+import { runPrintedVerifyScript } from "../support/verify-script";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -166,25 +167,7 @@ describe("customer-facing pages and the badge", () => {
     it("publishes a verification script that, run as printed, finds the passport authentic", async function () {
       this.timeout(120_000);
       const { body } = await page(`/dpp-certificate/${minted()}`);
-      const printed = /<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(body)![1]!;
-      const script = printed
-        .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")
-        .replace("<RPC URL of hardhat-local>", stack.chain.rpcUrl);
-      expect(script).to.include(stack.chain.rpcUrl, "the script names the RPC placeholder");
-      // The script imports ethers and canonicalize: give its directory our node_modules, as `npm install` would.
-      const dir = mkdtempSync(path.join(os.tmpdir(), "verify-"));
-      try {
-        symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-        writeFileSync(path.join(dir, "verify.mjs"), script);
-        const stdout = await new Promise<string>((resolve, reject) =>
-          execFile(process.execPath, ["verify.mjs"], { cwd: dir, timeout: 60_000 }, (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out))),
-        );
-        expect(stdout.trim()).to.equal("authentic");
-      } finally {
-        // Unlink the symlink first, so cleaning up can never reach into the real node_modules.
-        rmSync(path.join(dir, "node_modules"), { force: true });
-        rmSync(dir, { recursive: true, force: true });
-      }
+      expect(await runPrintedVerifyScript(body, stack.chain.rpcUrl)).to.equal("authentic");
     });
 
     it("answers 200 with 'not yet issued' for a product whose certificate is not issued", async () => {

@@ -154,6 +154,7 @@ export function pagesRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<App
           productName: (await pageTexts(deps, view, lang)).name,
           ...(machine ? { machine } : {}),
           record: view.record,
+          withheld: view.withheld,
           brand: view.brand,
           pageUrl: links.certificate_url,
           dppUrl: links.dpp_url,
