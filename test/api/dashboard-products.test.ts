@@ -94,8 +94,9 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
         pdf_url: `${stack.api.url}/certificates/${data.uid}.pdf`,
         dpp_url: `${stack.api.url}/api/dpp/${data.uid}`,
       });
-      // The preview is the public record itself.
-      const record = await json(await fetch(`${stack.api.url}/api/dpp/${data.uid}`));
+      // The preview is the public record itself, whole: the brand sees every element (here the public does too).
+      const { access, ...record } = await json(await fetch(`${stack.api.url}/api/dpp/${data.uid}`));
+      expect(access).to.deep.equal({ class: "public", withheld: [] });
       expect(data.passport).to.deep.equal(record);
       expect(await audit("product.created", data.uid)).to.have.length(1);
 
