@@ -280,7 +280,11 @@ function reachableDataDir(requested: string, cacheDir: string, account: Account)
   } else if (existing?.isDirectory() && readdirSync(requested).length === 0) {
     // Left behind by a start that failed before this fix; nothing in it.
     rmdirSync(requested);
-  } else if (existing) {
+  } else if (!existing) {
+    // No link: the project's data directory was deleted (`rm -rf .data` to start afresh), so the cluster it pointed
+    // to is an orphan. Reusing it would bring the old data back behind a new link.
+    rmSync(relocated, { recursive: true, force: true });
+  } else {
     throw new Error(
       `embedded Postgres cannot use ${requested}: the '${ACCOUNT}' user it runs as cannot reach it, and it is not empty. ` +
         `Move it into a directory other users can enter, or delete it to start with a new cluster.`,

@@ -90,6 +90,28 @@ describe("embedded Postgres in a directory only root can enter", () => {
     expect(lstatSync(dataDir(), { throwIfNoEntry: false })).to.equal(undefined);
   });
 
+  it("starts a new cluster when the project's .data was deleted, never the old one behind a new link", async () => {
+    db = await startEmbeddedPostgres({ dataDir: dataDir(), port: await freePort(), databases: ["app"], persistent: true, nativeDir, cacheDir });
+    const before = new pg.Client({ connectionString: db.url("app") });
+    await before.connect();
+    await before.query("CREATE TABLE old_data (note text)").finally(() => before.end());
+    await db.stop();
+    db = undefined;
+
+    rmSync(path.join(project, ".data"), { recursive: true, force: true });
+    db = await startEmbeddedPostgres({ dataDir: dataDir(), port: await freePort(), databases: ["app"], persistent: false, nativeDir, cacheDir });
+    const after = new pg.Client({ connectionString: db.url("app") });
+    await after.connect();
+    try {
+      const { rows } = await after.query<{ found: string | null }>("SELECT to_regclass('public.old_data')::text AS found");
+      expect(rows[0].found).to.equal(null);
+    } finally {
+      await after.end();
+    }
+    await db.stop();
+    db = undefined;
+  });
+
   it("stops at once, naming the directory, when the cache is writable by others", async () => {
     const unsafe = mkdtempSync(path.join(os.tmpdir(), "passport-registry-unsafe-"));
     chmodSync(unsafe, 0o777);
