@@ -163,7 +163,7 @@ const GARMENT_TEXTILE = {
     { stage: "making_up", facility: { name: "Banani Loomcraft Apparels Ltd.", country: "BD", id: { scheme: "registry", value: "1001" } }, started: "2026-10-06", completed: "2026-10-28" },
   ],
   materials: [
-    { fibre: "cotton", mass_percent: 60, origin_country: "IN", certification: { code: "GOTS", number: "CU-GOTS-870412" } },
+    { fibre: "cotton", mass_percent: 60, origin_country: "IN", recycled_percent: 0, certification: { code: "GOTS", number: "CU-GOTS-870412" } },
     { fibre: "polyester", mass_percent: 40, origin_country: "TW", recycled_percent: 100, recycled_origin: "post_consumer", certification: { code: "GRS", number: "CU-GRS-1042587" } },
   ],
   substances_of_concern: [
