@@ -3,8 +3,9 @@
 import type { PaymentMethod } from "../plans/catalogue";
 import type { CarbonRating } from "../products/carbon";
 import type { TapVerdict } from "../tags/verdicts";
-import type { CARE_SYMBOLS, DURABILITY_PROPERTIES, TEXTILE_STAGES } from "../passports/textile";
+import type { DURABILITY_PROPERTIES, TEXTILE_STAGES } from "../passports/textile";
 import { html, type SafeHtml } from "../pages/html";
+import { CARE_SYMBOL_WORDS } from "../passports/care-symbol-words";
 
 /** The pieces of the certificate page's "verify yourself" steps that are markup, not words. */
 export type VerifyStepParts = { dppLink: SafeHtml; uid: string; tokenId: SafeHtml; contract: SafeHtml; network: string };
@@ -13,7 +14,6 @@ type Words = { headline: string; detail: string };
 const possessive = (name: string) => `${name}'s`;
 const sentenceEnd = (name: string) => `${name}${name.endsWith(".") ? "" : "."}`;
 type TextileStage = (typeof TEXTILE_STAGES)[number];
-type CareSymbol = (typeof CARE_SYMBOLS)[number];
 type DurabilityProperty = (typeof DURABILITY_PROPERTIES)[number];
 
 export const EN = {
@@ -118,49 +118,7 @@ export const EN = {
   } as Record<DurabilityProperty, string>,
   testedTo: (standard: string) => `tested to ${standard}`,
   durabilityClass: (value: string) => `class ${value}`,
-  careSymbols: {
-    wash_95: "Wash at 95 °C",
-    wash_70: "Wash at 70 °C",
-    wash_60: "Wash at 60 °C",
-    wash_60_mild: "Wash at 60 °C, mild",
-    wash_50: "Wash at 50 °C",
-    wash_50_mild: "Wash at 50 °C, mild",
-    wash_40: "Wash at 40 °C",
-    wash_40_mild: "Wash at 40 °C, mild",
-    wash_40_very_mild: "Wash at 40 °C, very mild",
-    wash_30: "Wash at 30 °C",
-    wash_30_mild: "Wash at 30 °C, mild",
-    wash_30_very_mild: "Wash at 30 °C, very mild",
-    hand_wash: "Hand wash",
-    do_not_wash: "Do not wash",
-    bleach_any: "Any bleach",
-    bleach_oxygen_only: "Oxygen bleach only",
-    do_not_bleach: "Do not bleach",
-    tumble_dry_normal: "Tumble dry, normal heat",
-    tumble_dry_low: "Tumble dry, low heat",
-    do_not_tumble_dry: "Do not tumble dry",
-    line_dry: "Line dry",
-    line_dry_shade: "Line dry in the shade",
-    drip_line_dry: "Drip line dry",
-    drip_line_dry_shade: "Drip line dry in the shade",
-    dry_flat: "Dry flat",
-    dry_flat_shade: "Dry flat in the shade",
-    drip_dry_flat: "Drip dry flat",
-    drip_dry_flat_shade: "Drip dry flat in the shade",
-    iron_high: "Iron, high heat (200 °C)",
-    iron_medium: "Iron, medium heat (150 °C)",
-    iron_low: "Iron, low heat (110 °C), no steam",
-    do_not_iron: "Do not iron",
-    dry_clean_p: "Dry clean (P)",
-    dry_clean_p_mild: "Dry clean (P), mild",
-    dry_clean_f: "Dry clean, hydrocarbon only (F)",
-    dry_clean_f_mild: "Dry clean, hydrocarbon only (F), mild",
-    do_not_dry_clean: "Do not dry clean",
-    wet_clean: "Professional wet clean",
-    wet_clean_mild: "Professional wet clean, mild",
-    wet_clean_very_mild: "Professional wet clean, very mild",
-    do_not_wet_clean: "Do not wet clean",
-  } as Record<CareSymbol, string>,
+  careSymbols: CARE_SYMBOL_WORDS,
   careSymbolsLabel: "Care symbols (ISO 3758)",
   repair: "Repair",
   spareParts: "Spare parts",

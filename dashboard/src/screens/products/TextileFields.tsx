@@ -5,6 +5,7 @@
 // e.g. textile.stages.1.facility.country) show under the field they name.
 import { useEffect, useState, type ReactNode } from "react";
 import { EU_FIBRE_NAMES } from "../../../../api/src/passports/fibres";
+import { CARE_SYMBOL_WORDS } from "../../../../api/src/passports/care-symbol-words";
 import type { CreateProductBody } from "../../api/types";
 import { SelectField, TextAreaField, TextField } from "../../ui/fields";
 
@@ -25,50 +26,8 @@ const STAGE_LABELS: Record<Stage, string> = {
 
 const SCHEME_LABELS: Record<Scheme, string> = { gln: "GLN (GS1)", osh: "Open Supply Hub id", registry: "Our factory registry id" };
 
-// ISO 3758:2023 symbols, each with the words a reader knows it by; a Record over the API's list, so none is missing.
-const CARE_LABELS: Record<CareSymbol, string> = {
-  wash_95: "Wash at 95 °C",
-  wash_70: "Wash at 70 °C",
-  wash_60: "Wash at 60 °C",
-  wash_60_mild: "Wash at 60 °C, mild",
-  wash_50: "Wash at 50 °C",
-  wash_50_mild: "Wash at 50 °C, mild",
-  wash_40: "Wash at 40 °C",
-  wash_40_mild: "Wash at 40 °C, mild",
-  wash_40_very_mild: "Wash at 40 °C, very mild",
-  wash_30: "Wash at 30 °C",
-  wash_30_mild: "Wash at 30 °C, mild",
-  wash_30_very_mild: "Wash at 30 °C, very mild",
-  hand_wash: "Hand wash",
-  do_not_wash: "Do not wash",
-  bleach_any: "Any bleach",
-  bleach_oxygen_only: "Oxygen bleach only",
-  do_not_bleach: "Do not bleach",
-  tumble_dry_normal: "Tumble dry, normal heat",
-  tumble_dry_low: "Tumble dry, low heat",
-  do_not_tumble_dry: "Do not tumble dry",
-  line_dry: "Line dry",
-  line_dry_shade: "Line dry in the shade",
-  drip_line_dry: "Drip line dry",
-  drip_line_dry_shade: "Drip line dry in the shade",
-  dry_flat: "Dry flat",
-  dry_flat_shade: "Dry flat in the shade",
-  drip_dry_flat: "Drip dry flat",
-  drip_dry_flat_shade: "Drip dry flat in the shade",
-  iron_high: "Iron, high (200 °C)",
-  iron_medium: "Iron, medium (150 °C)",
-  iron_low: "Iron, low (110 °C), no steam",
-  do_not_iron: "Do not iron",
-  dry_clean_p: "Professional dry clean (P)",
-  dry_clean_p_mild: "Professional dry clean (P), mild",
-  dry_clean_f: "Professional dry clean (F)",
-  dry_clean_f_mild: "Professional dry clean (F), mild",
-  do_not_dry_clean: "Do not dry clean",
-  wet_clean: "Professional wet clean",
-  wet_clean_mild: "Professional wet clean, mild",
-  wet_clean_very_mild: "Professional wet clean, very mild",
-  do_not_wet_clean: "Do not wet clean",
-};
+// ISO 3758:2023 symbols with the words the shopper pages use for them (one list, the API's).
+const CARE_LABELS: Record<CareSymbol, string> = CARE_SYMBOL_WORDS;
 
 const PROPERTY_LABELS: Record<Property, string> = {
   pilling: "Pilling",
