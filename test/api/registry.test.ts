@@ -3,7 +3,9 @@
 // kept once its signature verifies against the registry's JWKS and its hash equals the version's anchor on chain; a
 // new version is registered again; a registry that is down loses and doubles nothing; two replicas' runs racing send
 // each registration once, and a late answer to a lapsed claim changes nothing; a registration that does not match the
-// passport is refused; a hundred go in one upload; bad requests are refused naming the field.
+// passport is refused; a hundred go in one upload; bad requests are refused naming the field. The brand switches
+// automatic registration itself on the dashboard, and then a changed economic operator id registers its passports again
+// (a claim in flight at the change loses its token).
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports and registrations read here are JSON the test checks */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -19,6 +21,7 @@ import { CirpassRegistryClient } from "../../api/src/registry/cirpass-registry-c
 import { RegistryRegistrationJob, setAutomaticRegistration } from "../../api/src/registry/registration";
 import { RegistryUnavailableError, type RegistrationMetadata } from "../../api/src/registry/registry-client";
 import { startLocalRegistry, type LocalRegistry } from "../../scripts/lib/local-registry";
+import { dashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
@@ -26,6 +29,7 @@ const V1 = "/api/dpp-lifecycle/v1";
 // GTIN-13s 9520199770016 … 0054, 0078 and 0085 (check digits right), as GTIN-14s, and a GLN of the same prefix: this file's own.
 const GTIN = { main: "09520199770016", hundred: "09520199770023", plain: "09520199770030", auto: "09520199770047", down: "09520199770054", staged: "09520199770078", race: "09520199770085" };
 const GLN = "9520199770061";
+const OTHER_GLN = "9520199770078";
 const FACTORY_ID = 77027;
 const EORI = "NL952019977001";
 const TEXTILE = { commodity_code: { hs6: "610910", cn8: "61091000" } };
@@ -205,6 +209,102 @@ describe("EU registry registration", () => {
     expect(audit).to.deep.equal(["registry.automatic_on", "registry.automatic_off"]);
     const actors = await stack.api.db("app.audit_log").where({ brand_id: brand.id }).where("action", "like", "registry.%").orderBy("id").pluck("actor");
     expect(actors).to.deep.equal(["operator CLI", "test"]);
+  });
+
+  it("lets the brand switch automatic registration on the dashboard (owners and admins; audited)", async function () {
+    this.timeout(60_000);
+    const [admin, editor] = await Promise.all([dashboardClient(stack.api.url, stack.api.db, brand.id, "admin"), dashboardClient(stack.api.url, stack.api.db, brand.id, "editor")]);
+    const put = (client: typeof admin, body: unknown) => client.call("/api/dashboard/registry-auto", { method: "PUT", json: body });
+    const state = async () => (await json(await editor.call("/api/dashboard/registry-auto"))).data;
+    expect(await state()).to.deep.equal({ enabled: false });
+    expect((await put(editor, { enabled: true })).status).to.equal(403);
+    const bad = await put(admin, { enabled: "yes" });
+    expect(bad.status).to.equal(422);
+    expect((await json(bad)).error.code).to.equal("VALIDATION_ERROR");
+    expect(await state()).to.deep.equal({ enabled: false });
+    const on = await put(admin, { enabled: true });
+    expect(on.status, await on.clone().text()).to.equal(200);
+    expect((await json(on)).data).to.deep.equal({ enabled: true });
+    expect(await state()).to.deep.equal({ enabled: true });
+    expect((await json(await put(admin, { enabled: false }))).data).to.deep.equal({ enabled: false });
+    expect(await state()).to.deep.equal({ enabled: false });
+    const audit = await stack.api.db("app.audit_log").where({ brand_id: brand.id }).where("action", "like", "registry.%").orderBy("id").select("action", "actor");
+    expect(audit.slice(-2)).to.deep.equal([
+      { action: "registry.automatic_on", actor: admin.email },
+      { action: "registry.automatic_off", actor: admin.email },
+    ]);
+  });
+
+  it("registers a brand's passports again when its economic operator id or a factory's GLN changes; a claim in flight then changes nothing", async function () {
+    this.timeout(180_000);
+    const admin = await dashboardClient(stack.api.url, stack.api.db, brand.id, "admin");
+    const setEori = async (value: string) => {
+      const res = await admin.call("/api/dashboard/economic-operator", { method: "PUT", json: { economic_operator_id: value } });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      await headerShows("economicOperatorId", value);
+    };
+    // The registry reads the passport: wait until its public read (cached a second) shows the new header.
+    const headerShows = async (field: string, value: string) => {
+      for (let i = 0; i < 50; i++) {
+        if ((await json(await call("GET", `/dpps/${id(model)}`, undefined, false)))[field] === value) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`the passport's ${field} never showed ${value}`);
+    };
+    const settle = async () => {
+      // Runs until nothing of the brand is queued (bounded): each run sends what is due.
+      for (let i = 0; i < 50 && (await stack.api.db("app.registry_registrations").where({ brand_id: brand.id, state: "queued" }).first()); i++) {
+        await job.runOnce();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const latestRow = async () => (await registrationRows([model]).orderBy("version", "desc"))[0];
+    const before = await latestRow();
+    expect(before).to.include({ version: 2, state: "registered" });
+    // Automatic registration off: a change queues nothing.
+    await setEori("NL952019977002");
+    expect(await latestRow()).to.include({ state: "registered", attempts: before.attempts });
+    await setEori(EORI);
+    expect((await admin.call("/api/dashboard/registry-auto", { method: "PUT", json: { enabled: true } })).status).to.equal(200);
+    try {
+      // On: the latest version's registration is due again, and no new row is made for it.
+      await setEori("NL952019977003");
+      const requeued = await latestRow();
+      expect(requeued).to.include({ id: before.id, version: 2, state: "queued", attempts: before.attempts });
+      // Its upload is held at the registry while the id changes once more: the claim's token is spent, so its late
+      // answer (built with the id before) settles nothing and the registration is sent again with the new one.
+      const first = oneByOne();
+      const hold = registry.holdNext();
+      const run = first.runOnce();
+      const inFlight = await hold.received;
+      const heldRow = (await stack.api.db("app.registry_registrations").whereNotNull("lease_until").where({ brand_id: brand.id, state: "queued" }))[0];
+      expect(heldRow, inFlight).to.not.equal(undefined);
+      await setEori("NL952019977004");
+      expect((await stack.api.db("app.registry_registrations").where({ id: heldRow.id }).first()).attempts).to.equal(heldRow.attempts + 1);
+      hold.release();
+      await run;
+      await settle();
+      const read = await readUntil(model, "registered", 2);
+      expect(read.registration.registryId).to.equal(before.registry_id);
+      expect(decodeJwt(read.registration.proof.jwt).reoId).to.equal("NL952019977004");
+      expect(read.registration.proof.dataHash).to.equal(read.anchor.dataHash);
+      const entry = registry.registrations().find((e) => e.metadata.upi === model.uniqueProductIdentifier)!;
+      expect(entry.metadata.reoId).to.equal("NL952019977004");
+      expect(entry.modifiedAt).to.be.a("string");
+      expect(entry.registryId).to.equal(before.registry_id);
+
+      // A new GLN of the factory that makes it: registered again with the new facilityId.
+      await setFacilityIds(stack.api.db, FACTORY_ID, { gln: OTHER_GLN });
+      expect(await latestRow()).to.include({ id: before.id, state: "queued" });
+      await headerShows("facilityId", `https://id.gs1.org/414/${OTHER_GLN}`);
+      await settle();
+      await readUntil(model, "registered", 2);
+      expect(registry.registrations().find((e) => e.metadata.upi === model.uniqueProductIdentifier)!.metadata.facilitiesId).to.deep.equal([`https://id.gs1.org/414/${OTHER_GLN}`]);
+    } finally {
+      await setAutomaticRegistration(stack.api.db, brand, { system: "test" }, false);
+      await setFacilityIds(stack.api.db, FACTORY_ID, { gln: GLN });
+      await setEori(EORI);
+    }
   });
 
   it("keeps registrations queued while the registry is down and sends each once when it is back", async function () {

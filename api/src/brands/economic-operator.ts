@@ -5,6 +5,7 @@ import type { Knex } from "../db/knex";
 import { ValidationError } from "../errors";
 import { glnProblem } from "../gs1/gln";
 import { isCountryCode } from "../products/defaults";
+import { requeueForHeaderChange } from "../registry/registrations.repo";
 import { findEconomicOperatorId, lockEconomicOperatorId, updateEconomicOperatorId } from "./economic-operator.repo";
 
 export type OperatorIdScheme = "eori" | "gln";
@@ -54,7 +55,8 @@ export async function economicOperatorOf(db: Knex, brandId: number): Promise<Eco
 
 /**
  * Sets (or, with empty input, clears) the brand's identifier; a 422 names what is wrong. Audited when it changes:
- * passports show it as who places the product on the market, so who changed it and from what is kept.
+ * passports show it as who places the product on the market, so who changed it and from what is kept. With automatic
+ * registration on, the brand's registered passports are queued to be registered again with it (docs/registry.md).
  */
 export async function setEconomicOperatorId(
   db: Knex,
@@ -74,6 +76,8 @@ export async function setEconomicOperatorId(
       target: after,
       details: { before, after, scheme: next?.scheme ?? null },
     });
+    // The registry holds it as the registrations' reoId: with automatic registration on, they are sent again.
+    await requeueForHeaderChange(trx, { brandId: brand.id });
   });
   return next;
 }

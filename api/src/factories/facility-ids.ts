@@ -5,6 +5,7 @@
 import type { Knex } from "../db/knex";
 import { NotFoundError, ValidationError, type ErrorDetail } from "../errors";
 import { glnProblem } from "../gs1/gln";
+import { requeueForHeaderChange } from "../registry/registrations.repo";
 import { findFacilityIds, updateFacilityIds } from "./facility-ids.repo";
 
 /** Open Supply Hub ids: country code, year and day of registration (7 digits), 6 letters or digits: BD2019085TJ0JW3. */
@@ -47,7 +48,7 @@ export async function facilityIdsOf(db: Knex, factoryId: number): Promise<Facili
 /**
  * Sets or clears a factory's GLN and Open Supply Hub id; 404 for a factory without a profile, 422 naming each field
  * that is wrong (`fields` names them as the caller's input does: `gln`/`os_id` on the API, `--gln`/`--os-id` in the
- * CLI).
+ * CLI). A change queues the registrations of the factory's passports again where their brand registers automatically.
  */
 export async function setFacilityIds(
   db: Knex,
@@ -56,7 +57,14 @@ export async function setFacilityIds(
   fields: { gln: string; osId: string } = { gln: "gln", osId: "os_id" },
 ): Promise<FacilityIds> {
   const update = parsePatch(patch, fields);
-  const row = Object.keys(update).length > 0 ? await updateFacilityIds(db, factoryId, update) : await findFacilityIds(db, factoryId);
+  const row = await db.transaction(async (trx) => {
+    const before = await findFacilityIds(trx, factoryId);
+    if (!before || Object.keys(update).length === 0) return before;
+    const after = await updateFacilityIds(trx, factoryId, update);
+    // The registry holds them as the registrations' facilitiesId: with automatic registration on, they are sent again.
+    if (after && (after.gln !== before.gln || after.os_id !== before.os_id)) await requeueForHeaderChange(trx, { factoryId });
+    return after;
+  });
   if (!row) throw new NotFoundError("Factory profile");
   return { gln: row.gln, osId: row.os_id };
 }

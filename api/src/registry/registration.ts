@@ -282,9 +282,15 @@ export function registrationJobOf(deps: AppDeps): RegistryRegistrationJob {
   return job;
 }
 
+/** Whether the brand's passports are registered automatically. */
+export async function automaticRegistrationOf(db: AppDeps["db"], brandId: number): Promise<boolean> {
+  return registryAutoOf(db, brandId);
+}
+
 /**
  * Turns a brand's automatic registration on or off (audited): when on, the job queues every passport version the
- * brand issues, and every new version of one, as if RegisterProductDPP had been asked for it.
+ * brand issues, and every new version of one, as if RegisterProductDPP had been asked for it, and a change of a
+ * registered header field queues the brand's registrations again (requeueForHeaderChange).
  */
 export async function setAutomaticRegistration(db: AppDeps["db"], brand: { id: number }, actor: Actor, on: boolean): Promise<void> {
   await db.transaction(async (trx) => {

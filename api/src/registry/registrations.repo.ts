@@ -169,3 +169,26 @@ export async function registrationOfDpp(db: Knex, dppId: string): Promise<Regist
     .orderBy("version", "desc")
     .first<RegistrationRow | undefined>("*");
 }
+
+/**
+ * A registered header field changed (the brand's economic operator id, or a factory's GLN or Open Supply Hub id):
+ * queues again, due now, the registration of the latest version of every passport of `scope` (the brand's, or those
+ * made by the factory) whose brand has automatic registration on and whose latest version has a registration, so the
+ * job uploads it with the new header (MODIFY at the registry) and keeps the new proof. One statement. A registration
+ * claimed at the moment gets a new token (`attempts` + 1): the claim's late answer, built from the old header, matches
+ * no row (RegistrationClaim). Answers how many it queued.
+ */
+export async function requeueForHeaderChange(db: Knex, scope: { brandId: number } | { factoryId: number }): Promise<number> {
+  const [column, value] = "brandId" in scope ? ["p.brand_id", scope.brandId] : ["p.factory_id", scope.factoryId];
+  const result = await db.raw(
+    `UPDATE app.registry_registrations r
+        SET state = 'queued', next_attempt_at = now(), lease_until = NULL, error = NULL, updated_at = now(),
+            attempts = CASE WHEN r.state = 'queued' THEN r.attempts + 1 ELSE r.attempts END
+       FROM app.products p JOIN app.brands b ON b.id = p.brand_id
+      WHERE r.product_id = p.id AND ?? = ? AND b.registry_auto
+        AND r.version = (SELECT max(h.version) FROM app.passport_version_history h WHERE h.product_id = p.id)
+        AND (r.state <> 'queued' OR r.lease_until IS NOT NULL)`,
+    [column, value],
+  );
+  return (result as { rowCount: number }).rowCount;
+}

@@ -1,5 +1,6 @@
 // The brand's economic operator id: the EORI (or GLN) its passports give as who places the product on the EU market.
-// Checked by the API (country code, length, a GLN's check digit); an empty field clears it.
+// Checked by the API (country code, length, a GLN's check digit); an empty field clears it. Beside it, the switch for
+// automatic registration at the EU registry, which sends the id (and sends it again when it changes).
 import { useEffect, useState } from "react";
 import { api, dataOf } from "../../api/client";
 import type { EconomicOperator as Saved } from "../../api/types";
@@ -77,6 +78,47 @@ export function EconomicOperator({ canWrite }: { canWrite: boolean }) {
           </fieldset>
         </form>
       )}
+      <RegistryAuto canWrite={canWrite} />
     </Section>
+  );
+}
+
+/** Automatic registration at the EU registry: saved as soon as it is switched (audited by the API). */
+function RegistryAuto({ canWrite }: { canWrite: boolean }) {
+  const saved = useResource(() => dataOf(api.GET("/api/dashboard/registry-auto")), []);
+  const save = useAction();
+  const current = saved.data;
+  return (
+    <div className="registry-auto">
+      <h3>EU registry</h3>
+      {saved.error && !current && <ErrorNotice error={saved.error} title="Automatic registration could not be loaded." />}
+      {current && (
+        <>
+          <div className="check">
+            <input
+              id="registry-auto"
+              type="checkbox"
+              checked={current.enabled}
+              disabled={!canWrite || save.busy}
+              aria-describedby="registry-auto-hint"
+              onChange={(e) => {
+                const enabled = e.target.checked;
+                void save.run(async () => {
+                  const next = await dataOf(api.PUT("/api/dashboard/registry-auto", { body: { enabled } }));
+                  saved.setData(next);
+                  return next.enabled ? "Automatic registration is on." : "Automatic registration is off.";
+                });
+              }}
+            />
+            <label htmlFor="registry-auto">Register passports at the EU registry automatically</label>
+          </div>
+          <p id="registry-auto-hint" className="hint">
+            When on, every passport you issue or change, and every passport already registered when this id or a
+            factory&apos;s GLN changes, is sent to the EU registry with this id, without asking.
+          </p>
+          <ActionStatus action={save} busyText="Saving…" />
+        </>
+      )}
+    </div>
   );
 }

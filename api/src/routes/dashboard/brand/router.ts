@@ -7,8 +7,9 @@ import { mountRoutes } from "../../define-route";
 import { accountRoutes } from "./account-routes";
 import { brandingRoutes } from "./branding-routes";
 import { economicOperatorRoutes } from "./economic-operator-routes";
+import { registryAutoRoutes } from "./registry-auto-routes";
 import { webhookRoutes } from "./webhook-routes";
 
 export function dashboardBrandRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
-  return mountRoutes(deps, openapi, [...brandingRoutes(deps), ...economicOperatorRoutes(deps), ...webhookRoutes(deps), ...accountRoutes(deps)]);
+  return mountRoutes(deps, openapi, [...brandingRoutes(deps), ...economicOperatorRoutes(deps), ...registryAutoRoutes(deps), ...webhookRoutes(deps), ...accountRoutes(deps)]);
 }
