@@ -3,9 +3,9 @@
 import type { PaymentMethod } from "../plans/catalogue";
 import type { CarbonRating } from "../products/carbon";
 import type { TapVerdict } from "../tags/verdicts";
-import type { DURABILITY_PROPERTIES, TEXTILE_STAGES } from "../passports/textile";
+import type { TEXTILE_STAGES } from "../passports/textile";
 import { html, type SafeHtml } from "../pages/html";
-import { CARE_SYMBOL_WORDS } from "../passports/care-symbol-words";
+import { CARE_SYMBOL_WORDS, DURABILITY_PROPERTY_WORDS } from "../passports/textile-words";
 
 /** The pieces of the certificate page's "verify yourself" steps that are markup, not words. */
 export type VerifyStepParts = { dppLink: SafeHtml; uid: string; tokenId: SafeHtml; contract: SafeHtml; network: string };
@@ -14,7 +14,6 @@ type Words = { headline: string; detail: string };
 const possessive = (name: string) => `${name}'s`;
 const sentenceEnd = (name: string) => `${name}${name.endsWith(".") ? "" : "."}`;
 type TextileStage = (typeof TEXTILE_STAGES)[number];
-type DurabilityProperty = (typeof DURABILITY_PROPERTIES)[number];
 
 export const EN = {
   language: "Language",
@@ -103,19 +102,7 @@ export const EN = {
   whereInProduct: "Where",
   safeUse: "Safe use",
   durability: "Durability",
-  durabilityProperties: {
-    pilling: "Pilling",
-    abrasion: "Abrasion",
-    dimensional_change: "Dimensional change",
-    colour_fastness_washing: "Colour fastness to washing",
-    colour_fastness_rubbing: "Colour fastness to rubbing",
-    colour_fastness_light: "Colour fastness to light",
-    colour_fastness_perspiration: "Colour fastness to perspiration",
-    tensile_strength: "Tensile strength",
-    tear_strength: "Tear strength",
-    seam_slippage: "Seam slippage",
-    appearance_after_washing: "Appearance after washing",
-  } as Record<DurabilityProperty, string>,
+  durabilityProperties: DURABILITY_PROPERTY_WORDS,
   testedTo: (standard: string) => `tested to ${standard}`,
   durabilityClass: (value: string) => `class ${value}`,
   careSymbols: CARE_SYMBOL_WORDS,

@@ -5,7 +5,7 @@
 // e.g. textile.stages.1.facility.country) show under the field they name.
 import { useEffect, useState, type ReactNode } from "react";
 import { EU_FIBRE_NAMES } from "../../../../api/src/passports/fibres";
-import { CARE_SYMBOL_WORDS } from "../../../../api/src/passports/care-symbol-words";
+import { CARE_SYMBOL_WORDS, DURABILITY_PROPERTY_WORDS } from "../../../../api/src/passports/textile-words";
 import type { CreateProductBody } from "../../api/types";
 import { SelectField, TextAreaField, TextField } from "../../ui/fields";
 
@@ -26,22 +26,10 @@ const STAGE_LABELS: Record<Stage, string> = {
 
 const SCHEME_LABELS: Record<Scheme, string> = { gln: "GLN (GS1)", osh: "Open Supply Hub id", registry: "Our factory registry id" };
 
-// ISO 3758:2023 symbols with the words the shopper pages use for them (one list, the API's).
+// ISO 3758:2023 symbols and durability properties with the words the shopper pages use for them (the API's lists).
 const CARE_LABELS: Record<CareSymbol, string> = CARE_SYMBOL_WORDS;
 
-const PROPERTY_LABELS: Record<Property, string> = {
-  pilling: "Pilling",
-  abrasion: "Abrasion",
-  dimensional_change: "Dimensional change",
-  colour_fastness_washing: "Colour fastness to washing",
-  colour_fastness_rubbing: "Colour fastness to rubbing",
-  colour_fastness_light: "Colour fastness to light",
-  colour_fastness_perspiration: "Colour fastness to perspiration",
-  tensile_strength: "Tensile strength",
-  tear_strength: "Tear strength",
-  seam_slippage: "Seam slippage",
-  appearance_after_washing: "Appearance after washing",
-};
+const PROPERTY_LABELS: Record<Property, string> = DURABILITY_PROPERTY_WORDS;
 
 const MAX_CARE_SYMBOLS = 10;
 

@@ -1,6 +1,7 @@
-// The English words of the ISO 3758:2023 care symbols, by code: the shopper pages and the PDF (i18n/catalogue.en.ts)
-// and the dashboard's product forms show the same words. A plain module (types only), so the dashboard bundles it.
-import type { CARE_SYMBOLS } from "./textile";
+// English words of the textile section's codes (ISO 3758:2023 care symbols, durability properties): the shopper pages
+// and the PDF (i18n/catalogue.en.ts) and the dashboard's product forms show the same words. A plain module (types
+// only), so the dashboard bundles it.
+import type { CARE_SYMBOLS, DURABILITY_PROPERTIES } from "./textile";
 
 export const CARE_SYMBOL_WORDS: Record<(typeof CARE_SYMBOLS)[number], string> = {
   wash_95: "Wash at 95 °C",
@@ -44,4 +45,18 @@ export const CARE_SYMBOL_WORDS: Record<(typeof CARE_SYMBOLS)[number], string> = 
   wet_clean_mild: "Professional wet clean, mild",
   wet_clean_very_mild: "Professional wet clean, very mild",
   do_not_wet_clean: "Do not wet clean",
+};
+
+export const DURABILITY_PROPERTY_WORDS: Record<(typeof DURABILITY_PROPERTIES)[number], string> = {
+  pilling: "Pilling",
+  abrasion: "Abrasion",
+  dimensional_change: "Dimensional change",
+  colour_fastness_washing: "Colour fastness to washing",
+  colour_fastness_rubbing: "Colour fastness to rubbing",
+  colour_fastness_light: "Colour fastness to light",
+  colour_fastness_perspiration: "Colour fastness to perspiration",
+  tensile_strength: "Tensile strength",
+  tear_strength: "Tear strength",
+  seam_slippage: "Seam slippage",
+  appearance_after_washing: "Appearance after washing",
 };
