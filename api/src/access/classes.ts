@@ -4,6 +4,7 @@
 // of a class sees the elements of that class and below; the rest is absent, and listed in `withheld`.
 import type { ErrorDetail } from "../errors";
 import { AppError } from "../errors";
+import { elementPattern } from "../dpp/elements";
 
 export const ACCESS_CLASSES = ["public", "legitimate-interest", "authority"] as const;
 export type AccessClass = (typeof ACCESS_CLASSES)[number];
@@ -139,7 +140,6 @@ export type Overrides = Readonly<Record<string, AccessClass>>;
 
 export const NO_OVERRIDES: Overrides = Object.freeze({});
 
-const patternOf = (path: string) => path.replace(/(^|\.)\d+(?=\.|$)/g, "$1*");
 
 /** A table's own entry: element paths come from requests, and `constructor` or `toString` must not find Object's. */
 const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
@@ -149,7 +149,7 @@ const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
  * its ancestors' classes, defaults and overrides alike, so restricting a section restricts everything in it.
  */
 export function classOfPath(path: string, overrides: Overrides): AccessClass {
-  const steps = patternOf(path).split(".");
+  const steps = elementPattern(path).split(".");
   let result: AccessClass = "public";
   for (let i = 1; i <= steps.length; i++) {
     const prefix = steps.slice(0, i).join(".");

@@ -3,6 +3,7 @@
 // latest verified version, whose bytes are those the chain's hash was computed over.
 import type { AppDeps } from "../deps";
 import type { ProductKey } from "../dpp/dpp.repo";
+import { elementPattern } from "../dpp/elements";
 import { representDpp, type DppAnchor, type DppHeader, type Representation } from "../dpp/representation";
 import { NotFoundError } from "../errors";
 import type { PassportContent } from "../passports/content";
@@ -96,6 +97,6 @@ export async function heldAccess(deps: Pick<AppDeps, "db">, by: { dppId: string 
   const row = await heldAccessRow(deps.db, by);
   if (!row) return undefined;
   // Withheld paths name array items (certifications.1.number); overrides name them all (certifications.*.number).
-  const overrides = Object.fromEntries(row.public_withheld.map((path) => [path.replace(/(^|\.)\d+(?=\.|$)/g, "$1*"), "authority" as const]));
+  const overrides = Object.fromEntries(row.public_withheld.map((path) => [elementPattern(path), "authority" as const]));
   return { passport: { id: null, brand_id: null, uid: row.uid, dpp_id: row.dpp_id }, overrides };
 }

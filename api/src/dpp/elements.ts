@@ -106,10 +106,11 @@ const DICTIONARY: Record<string, { ref: string; type?: string; objectType?: Obje
   "passport.batch.id": { ref: `${VOCAB}batchPassport`, type: "xsd:anyURI", objectType: "RelatedResource" },
 };
 
-const patternOf = (path: string) => path.replace(/\.\d+(?=\.|$)/g, ".*");
+/** An element path as a pattern: each array index a `*` (`textile.stages.2.facility` is `textile.stages.*.facility`). */
+export const elementPattern = (path: string) => path.replace(/(^|\.)\d+(?=\.|$)/g, "$1*");
 
 function dictionaryOf(path: string) {
-  return DICTIONARY[patternOf(path)] ?? { ref: `${VOCAB}${patternOf(path).replace(/\.\*/g, "")}` };
+  return DICTIONARY[elementPattern(path)] ?? { ref: `${VOCAB}${elementPattern(path).replace(/\.\*/g, "")}` };
 }
 
 function xsdTypeOf(value: unknown): string {
