@@ -74,7 +74,8 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
     {
         _requireMintable(to);
         _increaseBalance(to, 1);
-        _mintPassport(to, to == custodian, factoryId, tokenId, dataHash);
+        emit PassportsMinted(factoryId, 1);
+        _mintPassport(to, to == custodian, tokenId, dataHash);
         ERC721Utils.checkOnERC721Received(_msgSender(), address(0), to, tokenId, "");
     }
 
@@ -90,9 +91,10 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
 
         // One balance write for the whole batch is most of what a batch saves besides the transaction cost.
         _increaseBalance(to, uint128(size));
+        emit PassportsMinted(factoryId, size);
         bool toCustodian = to == custodian;
         for (uint256 i; i < size; ++i) {
-            _mintPassport(to, toCustodian, factoryId, tokenIds[i], dataHashes[i]);
+            _mintPassport(to, toCustodian, tokenIds[i], dataHashes[i]);
         }
         // Asked once: a receiver that accepts the first passport of a collection accepts the collection.
         ERC721Utils.checkOnERC721Received(_msgSender(), address(0), to, tokenIds[0], "");
@@ -106,9 +108,7 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
 
     /// @dev Creates one passport. The caller has already counted it in `to`'s balance; writing the balance once per
     /// call is what makes a batch cheap. A duplicate inside a batch is caught because the earlier copy is stored.
-    function _mintPassport(address to, bool toCustodian, uint64 factoryId, uint256 tokenId, bytes32 dataHash)
-        private
-    {
+    function _mintPassport(address to, bool toCustodian, uint256 tokenId, bytes32 dataHash) private {
         if (tokenId == 0) revert InvalidTokenId();
         if (dataHash == 0) revert InvalidDataHash();
         if (_dataHashes[tokenId] != 0) revert PassportAlreadyMinted(tokenId);
@@ -116,7 +116,6 @@ contract ProductPassport is ERC721, AccessControlDefaultAdminRules, IProductPass
         _dataHashes[tokenId] = dataHash;
         if (!toCustodian) _nonCustodialOwners[tokenId] = to;
         emit Transfer(address(0), to, tokenId);
-        emit PassportMinted(tokenId, factoryId, dataHash);
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Tables the indexer builds from contract events; published as views in a stable schema that the API reads.
 import { index, onchainTable, primaryKey } from "ponder";
 
-/** One row per minted passport (ProductPassport:PassportMinted), kept current by later passport events. */
+/** One row per minted passport (ProductPassport:PassportsMinted with its call's arguments), kept current by later events. */
 export const passport = onchainTable(
   "passport",
   (t) => ({

@@ -12,8 +12,9 @@ import {
   supplyChainEvent,
   tagAssignment,
 } from "ponder:schema";
+import { mintCallOf } from "./mint-call";
 
-type Activity = { passportsMinted?: number; supplyChainEvents?: number; verificationEvents?: number };
+type Activity = { events?: number; passportsMinted?: number; supplyChainEvents?: number; verificationEvents?: number };
 type BlockRef = { number: bigint; timestamp: bigint };
 type EventRef = { block: BlockRef; transaction: { hash: `0x${string}` } };
 
@@ -27,8 +28,9 @@ const origin = (event: EventRef) => ({
 /** The last change to a current-state row. */
 const touched = (event: EventRef) => ({ updatedBlock: event.block.number, updatedTxHash: event.transaction.hash });
 
-/** Counts one on-chain event for a factory, plus the kind-specific counters in `activity`. */
+/** Counts on-chain events for a factory (one unless `activity.events` says more), plus the kind-specific counters. */
 async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block: BlockRef, activity: Activity) {
+  const events = activity.events ?? 1;
   const passportsMinted = activity.passportsMinted ?? 0;
   const supplyChainEvents = activity.supplyChainEvents ?? 0;
   const verificationEvents = activity.verificationEvents ?? 0;
@@ -36,7 +38,7 @@ async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block
     .insert(factoryStats)
     .values({
       factoryId,
-      onChainEvents: 1,
+      onChainEvents: events,
       passportsMinted,
       supplyChainEvents,
       verificationEvents,
@@ -44,7 +46,7 @@ async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block
       lastActivityAt: block.timestamp,
     })
     .onConflictDoUpdate((row) => ({
-      onChainEvents: row.onChainEvents + 1,
+      onChainEvents: row.onChainEvents + events,
       passportsMinted: row.passportsMinted + passportsMinted,
       supplyChainEvents: row.supplyChainEvents + supplyChainEvents,
       verificationEvents: row.verificationEvents + verificationEvents,
@@ -60,21 +62,27 @@ ponder.on("ProductPassport:Transfer", async ({ event, context }) => {
     .onConflictDoUpdate({ owner: event.args.to, updatedBlock: event.block.number });
 });
 
-ponder.on("ProductPassport:PassportMinted", async ({ event, context }) => {
-  const { tokenId, factoryId, dataHash } = event.args;
-  await context.db.insert(passport).values({
-    tokenId,
-    factoryId,
-    dataHash,
-    dataHashVersion: 1,
-    status: 0,
-    mintedBlock: event.block.number,
-    mintedAt: event.block.timestamp,
-    mintTxHash: event.transaction.hash,
-    ...touched(event),
-  });
-  // Factory 0 means "manufacturer not declared": no factory earns reputation from it.
-  if (factoryId !== 0n) await recordFactoryActivity(context.db, factoryId, event.block, { passportsMinted: 1 });
+ponder.on("ProductPassport:PassportsMinted", async ({ event, context }) => {
+  const { factoryId, passports } = mintCallOf(event);
+  await context.db.insert(passport).values(
+    passports.map(({ tokenId, dataHash }) => ({
+      tokenId,
+      factoryId,
+      dataHash,
+      dataHashVersion: 1,
+      status: 0,
+      mintedBlock: event.block.number,
+      mintedAt: event.block.timestamp,
+      mintTxHash: event.transaction.hash,
+      ...touched(event),
+    })),
+  );
+  // Factory 0 means "manufacturer not declared": no factory earns reputation from it. Each passport counts as one
+  // on-chain event, as when every passport had its own mint log, so a factory's score does not depend on batching.
+  if (factoryId !== 0n) {
+    const minted = passports.length;
+    await recordFactoryActivity(context.db, factoryId, event.block, { events: minted, passportsMinted: minted });
+  }
 });
 
 ponder.on("ProductPassport:DataHashUpdated", async ({ event, context }) => {

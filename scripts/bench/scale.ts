@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { ZeroAddress } from "ethers";
 import { createBrand } from "../../api/src/brands/service";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { registerProduct } from "../../api/src/products/service";
@@ -258,7 +259,7 @@ async function main() {
     // A moment more, so a second delivery of the last events would be seen too.
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
-    const minted = await stack.contracts.passport.queryFilter(stack.contracts.passport.filters.PassportMinted(), stack.deployment.startBlock);
+    const minted = await stack.contracts.passport.queryFilter(stack.contracts.passport.filters.Transfer(ZeroAddress), stack.deployment.startBlock);
     const mintsPerToken = new Map<string, number>();
     for (const log of minted) {
       const tokenId = String((log as { args?: { tokenId?: bigint } }).args?.tokenId);
@@ -294,7 +295,7 @@ async function main() {
     const failedIssues = phases.flatMap((phase) => phase.runs.issuances.figures.outcomes.filter((o) => o.status < 200 || o.status >= 300));
     const statuses = (outcomes: Outcome[]) => Object.entries(outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.status]: (acc[o.status] ?? 0) + 1 }), {})).map(([status, n]) => `${n}× ${status}`).join(", ");
     const counts: Array<[string, number, string]> = [
-      ["duplicate mints (PassportMinted logs of one token id beyond the first)", [...mintsPerToken.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0), `${minted.length} mints on chain`],
+      ["duplicate mints (Transfers from zero of one token id beyond the first)", [...mintsPerToken.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0), `${minted.length} mints on chain`],
       ["issuances answered 2xx but not minted on chain", lost.length, lost.slice(0, 3).join(" ")],
       ["issuances that failed (non-2xx, within quota)", failedIssues.length, statuses(failedIssues)],
       ...phases.flatMap((phase): Array<[string, number, string]> => [

@@ -3,9 +3,10 @@
 // both representations, merge-patch semantics, element reads and writes, the Result error shape, deletion rules.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports read here are JSON whose shape the test checks */
 import { expect } from "chai";
-import { keccak256, toUtf8Bytes } from "ethers";
+import { keccak256, toUtf8Bytes, ZeroAddress } from "ethers";
 import canonicalize from "canonicalize";
 import { createBrand, setBrandStatus } from "../../api/src/brands/service";
+import { mintedHashOf } from "../../api/src/chain/mint-call";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
@@ -190,9 +191,11 @@ describe("EN 18222 lifecycle API", () => {
     }
     const { passport } = stack.api.chain.contracts();
     const tokenId = tokenIdOf(item[SPEC].uid);
-    const minted = await passport.queryFilter(passport.filters.PassportMinted(tokenId));
+    // The mint is the token's Transfer from zero; the hash it anchored is an argument of its mint call.
+    const minted = await passport.queryFilter(passport.filters.Transfer(ZeroAddress, undefined, tokenId));
+    const mintHashes = await Promise.all(minted.map(async (e) => mintedHashOf(await e.getTransaction(), e.address, tokenId)));
     const updated = await passport.queryFilter(passport.filters.DataHashUpdated(tokenId));
-    const onChain = [...minted.map((e) => e.args.dataHash), ...updated.map((e) => e.args.newHash)].map((h) => h.toLowerCase());
+    const onChain = [...mintHashes, ...updated.map((e) => e.args.newHash)].map((h) => h.toLowerCase());
     expect(onChain).to.deep.equal(versions.map((v: any) => v.dataHash));
   });
 

@@ -201,7 +201,7 @@ describe("public endpoint costs", () => {
       const first = await fetch(`${base}/explorer/tx/${row!.tx_hash}`);
       expect(first.status).to.equal(200);
       const page = await first.text();
-      expect(page).to.include(row!.tx_hash).and.include("success").and.include("PassportMinted");
+      expect(page).to.include(row!.tx_hash).and.include("success").and.include("PassportsMinted");
       const calls = rpc.count(...TX_LOOKUPS);
       for (let i = 0; i < 5; i += 1) expect(await (await fetch(`${base}/explorer/tx/${row!.tx_hash}`)).text()).to.equal(page);
       expect(rpc.count(...TX_LOOKUPS)).to.equal(calls);

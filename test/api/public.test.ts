@@ -263,7 +263,9 @@ describe("public endpoints and factory writes", () => {
       expect(res.headers.get("content-type")).to.match(/text\/html/);
       const page = await res.text();
       expect(page).to.include(record.blockchain.tx_hash);
-      expect(page).to.include("PassportMinted");
+      expect(page).to.include("PassportsMinted");
+      // A mint's data hashes are in no log: the page shows them in the decoded call.
+      expect(page).to.match(/<h3>mint(Batch)?<\/h3>/).and.match(/dataHash(es)? = 0x[0-9a-f]{64}/);
       expect((await fetch(`${base}/explorer/tx/0x${"ab".repeat(32)}`)).status).to.equal(404);
       expect((await fetch(`${base}/explorer/tx/<script>`)).status).to.equal(422);
     });

@@ -176,7 +176,7 @@ describe("brand API v1: products and certificates", () => {
 
       const explorer = await fetch(issued.network_url);
       expect(explorer.status).to.equal(200);
-      expect(await explorer.text()).to.include("PassportMinted");
+      expect(await explorer.text()).to.include("PassportsMinted");
 
       const pdf = await fetch(issued.certificate_pdf_url);
       expect(pdf.status).to.equal(200);

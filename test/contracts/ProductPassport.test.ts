@@ -152,17 +152,17 @@ describe("ProductPassport", function () {
     });
 
     describe("when minting to the custodian", function () {
-      it("emits Transfer then PassportMinted", async function () {
+      it("emits PassportsMinted for one passport, then its Transfer", async function () {
         const { passport, wallet } = await loadFixture(deployFixture);
         const tx = passport.mint(wallet.address, ID, FACTORY_ID, HASH);
         await expect(tx)
-          .to.emit(passport, "Transfer")
-          .withArgs(ethers.ZeroAddress, wallet.address, ID)
-          .and.to.emit(passport, "PassportMinted")
-          .withArgs(ID, FACTORY_ID, HASH);
+          .to.emit(passport, "PassportsMinted")
+          .withArgs(FACTORY_ID, 1n)
+          .and.to.emit(passport, "Transfer")
+          .withArgs(ethers.ZeroAddress, wallet.address, ID);
         expect(await eventNames(passport, passport.mint(wallet.address, ID + 1n, FACTORY_ID, HASH))).to.deep.equal([
+          "PassportsMinted",
           "Transfer",
-          "PassportMinted",
         ]);
       });
 
@@ -263,7 +263,7 @@ describe("ProductPassport", function () {
 
       it("accepts factory id zero, an undeclared manufacturer, and says so in the event", async function () {
         const { passport, wallet } = await loadFixture(deployFixture);
-        await expect(passport.mint(wallet.address, ID, 0n, HASH)).to.emit(passport, "PassportMinted").withArgs(ID, 0n, HASH);
+        await expect(passport.mint(wallet.address, ID, 0n, HASH)).to.emit(passport, "PassportsMinted").withArgs(0n, 1n);
         expect(await passport.dataHashOf(ID)).to.equal(HASH);
       });
     });
@@ -298,25 +298,29 @@ describe("ProductPassport", function () {
     });
 
     describe("when the batch is valid", function () {
-      it("mints every passport, emitting Transfer then PassportMinted for each", async function () {
+      it("mints every passport, emitting a Transfer from zero for each", async function () {
         const { passport, wallet } = await loadFixture(deployFixture);
         const tokenIds = ids(3);
         const dataHashes = hashes(3);
         const tx = passport.mintBatch(wallet.address, FACTORY_ID, tokenIds, dataHashes);
         for (let i = 0; i < 3; i++) {
-          await expect(tx)
-            .to.emit(passport, "Transfer")
-            .withArgs(ethers.ZeroAddress, wallet.address, tokenIds[i])
-            .and.to.emit(passport, "PassportMinted")
-            .withArgs(tokenIds[i], FACTORY_ID, dataHashes[i]);
+          await expect(tx).to.emit(passport, "Transfer").withArgs(ethers.ZeroAddress, wallet.address, tokenIds[i]);
           expect(await passport.dataHashOf(tokenIds[i])).to.equal(dataHashes[i]);
           expect(await passport.ownerOf(tokenIds[i])).to.equal(wallet.address);
         }
         expect(await passport.balanceOf(wallet.address)).to.equal(3n);
+      });
 
-        const second = passport.mintBatch(wallet.address, FACTORY_ID, ids(2, "B"), hashes(2));
-        const names = await eventNames(passport, second);
-        expect(names).to.deep.equal(["Transfer", "PassportMinted", "Transfer", "PassportMinted"]);
+      it("emits one PassportsMinted with the factory and the count, before the Transfers in token id order", async function () {
+        const { passport, wallet } = await loadFixture(deployFixture);
+        const tokenIds = ids(3, "ORDER");
+        const receipt = await (await passport.mintBatch(wallet.address, FACTORY_ID, tokenIds, hashes(3))).wait();
+        const logs = receipt!.logs.map((log) => passport.interface.parseLog(log)!);
+        expect(logs.map((log) => log.name)).to.deep.equal(["PassportsMinted", "Transfer", "Transfer", "Transfer"]);
+        expect(logs[0].args.toArray()).to.deep.equal([FACTORY_ID, 3n]);
+        expect(logs.slice(1).map((log) => log.args.toArray())).to.deep.equal(
+          tokenIds.map((id) => [ethers.ZeroAddress, wallet.address, id]),
+        );
       });
 
       it("mints to another account", async function () {
@@ -373,8 +377,9 @@ describe("ProductPassport", function () {
         const { passport, wallet } = await loadFixture(deployFixture);
         const tokenIds = ids(2);
         await expect(passport.mintBatch(wallet.address, 0n, tokenIds, hashes(2)))
-          .to.emit(passport, "PassportMinted")
-          .withArgs(tokenIds[1], 0n, hashes(2)[1]);
+          .to.emit(passport, "PassportsMinted")
+          .withArgs(0n, 2n);
+        expect(await passport.dataHashOf(tokenIds[1])).to.equal(hashes(2)[1]);
       });
 
       it("reverts the whole batch for one zero data hash or token id", async function () {

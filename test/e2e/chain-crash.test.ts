@@ -8,7 +8,7 @@ import { mkdtempSync, chmodSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { JsonRpcProvider, Network } from "ethers";
+import { JsonRpcProvider, Network, ZeroAddress } from "ethers";
 import { ProductPassport__factory, type ProductPassport } from "../../typechain-types";
 import { createBrand } from "../../api/src/brands/service";
 import { CRASH_POINTS, type CrashPoint } from "../../api/src/chain/crash-points";
@@ -217,7 +217,7 @@ describe("crash matrix: SIGKILL at each step of issuance with two replicas", fun
     if (retryFailures.length > 0) console.log(`      ${step}: retries failed: ${JSON.stringify(retryFailures)}`);
     const mintedRows = Number((await claimCounts())[0]!.minted);
 
-    const logs = await passport.queryFilter(passport.filters.PassportMinted(), fromBlock);
+    const logs = await passport.queryFilter(passport.filters.Transfer(ZeroAddress), fromBlock);
     const perToken = new Map<string, number>();
     for (const log of logs) perToken.set(log.args.tokenId.toString(), (perToken.get(log.args.tokenId.toString()) ?? 0) + 1);
     const tokens = uids.map((uid) => tokenIdOf(uid));

@@ -8,7 +8,7 @@
 // it was deeper than the depth).
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { Interface, type Log } from "ethers";
+import { Interface, ZeroHash, type Log } from "ethers";
 import { ProductPassport__factory } from "../../typechain-types";
 import { findIndexedPassport, listSupplyChainEvents } from "../../api/src/onchain/passports.repo";
 import { getBrand } from "../../api/src/brands/service";
@@ -173,8 +173,13 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
 
   /** The chain's logs of the write, for this token (one, when all is well). */
   async function occurrences(write: Write, tokenId: string, sent: { tagHash?: string; detailsHash?: string }): Promise<Log[]> {
-    const topic = passportEvents.getEvent(write === "mint" ? "PassportMinted" : write === "tag" ? "TagAssigned" : "SupplyChainEventRecorded")!.topicHash;
-    const logs = await chain.provider.getLogs({ address: stack.deployment.contracts.ProductPassport.address, topics: [topic, `0x${BigInt(tokenId).toString(16).padStart(64, "0")}`], fromBlock: 0 });
+    const tokenTopic = `0x${BigInt(tokenId).toString(16).padStart(64, "0")}`;
+    // A mint is the token's Transfer from zero (token id in the fourth topic); the other writes index it first.
+    const topics =
+      write === "mint"
+        ? [passportEvents.getEvent("Transfer")!.topicHash, ZeroHash, null, tokenTopic]
+        : [passportEvents.getEvent(write === "tag" ? "TagAssigned" : "SupplyChainEventRecorded")!.topicHash, tokenTopic];
+    const logs = await chain.provider.getLogs({ address: stack.deployment.contracts.ProductPassport.address, topics, fromBlock: 0 });
     return logs.filter((log) => {
       const parsed = passportEvents.parseLog(log)!;
       if (write === "tag") return String(parsed.args.tagHash).toLowerCase() === sent.tagHash!.toLowerCase();

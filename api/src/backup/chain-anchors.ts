@@ -1,9 +1,12 @@
 // Where the chain set a passport's hash, read from the chain this process is configured with (its own RPC, its own
 // deployment file), never from the primary or an indexer: the receipt of the transaction the primary names for a
-// version, and the PassportMinted or DataHashUpdated event the passport contract emitted in it for the token. The
-// contract keeps only the current hash; its events keep every earlier one (as the archive's verify kit reads them).
+// version, and in it the token's mint (its Transfer from zero, with the hash the mint call passed) or the
+// DataHashUpdated event the passport contract emitted. The contract keeps only the current hash; its events and mint
+// calls keep every earlier one (as the archive's verify kit reads them).
+import { ZeroAddress } from "ethers";
 import type { ChainAccess } from "../chain/access";
 import { finalBlockUpTo } from "../chain/finality";
+import { mintedHashOf } from "../chain/mint-call";
 
 /** A hash the contract set for the token in one transaction: at its mint, or by an update (after `previousHash`). */
 export type AnchorEvent = { kind: "minted" | "updated"; hash: string; previousHash: string | null; txHash: string; blockNumber: number };
@@ -30,7 +33,11 @@ export async function anchorsInTransaction(chain: ChainAccess, confirmations: nu
     const parsed = passport.interface.parseLog({ topics: [...log.topics], data: log.data });
     if (!parsed || parsed.args.tokenId?.toString() !== tokenId) continue;
     const at = { txHash: receipt.hash, blockNumber: receipt.blockNumber };
-    if (parsed.name === "PassportMinted") events.push({ kind: "minted", hash: String(parsed.args.dataHash).toLowerCase(), previousHash: null, ...at });
+    if (parsed.name === "Transfer" && parsed.args.from === ZeroAddress) {
+      const tx = await provider.getTransaction(txHash);
+      if (!tx) throw new Error(`mint transaction ${txHash} has a receipt but the node does not return it`);
+      events.push({ kind: "minted", hash: mintedHashOf(tx, contract, tokenId), previousHash: null, ...at });
+    }
     if (parsed.name === "DataHashUpdated") events.push({ kind: "updated", hash: String(parsed.args.newHash).toLowerCase(), previousHash: String(parsed.args.previousHash).toLowerCase(), ...at });
   }
   return { status: "mined", events };

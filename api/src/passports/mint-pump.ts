@@ -4,7 +4,7 @@
 // mint or mintBatch and links them to the ledger row, so a claim made on any replica rides in exactly one
 // transaction. Woken at once by a local claim, and by a slow poll for claims of other (or crashed) processes. Also
 // what happens to claims when their transaction is mined, final, reverted, reorganised away or superseded.
-import type { TransactionReceipt } from "ethers";
+import { ZeroAddress, type TransactionReceipt } from "ethers";
 import type { AppDeps } from "../deps";
 import type { Knex } from "../db/knex";
 import { isFinal } from "../chain/finality";
@@ -299,15 +299,15 @@ async function enqueueCertsIssued(trx: Knex, deps: AppDeps, claims: Array<{ prod
 }
 
 /**
- * Marks a claim minted from what the chain says (its token's PassportMinted log), with its event; only once that
+ * Marks a claim minted from what the chain says (its token's Transfer from zero), with its event; only once that
  * log is CONFIRMATIONS deep, as cert.issued of a mint this service sent goes out at the depth. Until then the claim
  * stays pending, to be looked at again on the pump's next run.
  */
 async function settleFromChain(deps: AppDeps, row: IssuanceRow, head: number): Promise<void> {
   const { passport, deployment } = deps.chain.contracts();
-  const logs = await passport.queryFilter(passport.filters.PassportMinted(row.token_id), deployment.startBlock);
+  const logs = await passport.queryFilter(passport.filters.Transfer(ZeroAddress, undefined, row.token_id), deployment.startBlock);
   const log = logs[0];
-  if (!log) throw new Error(`passport ${row.token_id} exists but its PassportMinted log was not found`);
+  if (!log) throw new Error(`passport ${row.token_id} exists but its mint (Transfer from zero) was not found`);
   if (!isFinal(log.blockNumber, head, deps.config.confirmations)) return;
   const onChainHash = await passport.dataHashOf(row.token_id);
   const product = (await findIssuedProduct(deps.db, row.product_id))!;

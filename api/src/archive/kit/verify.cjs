@@ -13,14 +13,16 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const crypto = require("node:crypto");
-const { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } = require("ethers");
+const { Contract, JsonRpcProvider, ZeroAddress, keccak256, toUtf8Bytes } = require("ethers");
 const canonicalize = require("canonicalize");
 
 const ABI = [
   "function dataHashOf(uint256 tokenId) view returns (bytes32)",
   "function ownerOf(uint256 tokenId) view returns (address)",
   "function exists(uint256 tokenId) view returns (bool)",
-  "event PassportMinted(uint256 indexed tokenId, uint64 indexed factoryId, bytes32 dataHash)",
+  "function mint(address to, uint256 tokenId, uint64 factoryId, bytes32 dataHash)",
+  "function mintBatch(address to, uint64 factoryId, uint256[] tokenIds, bytes32[] dataHashes)",
+  "event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)",
   "event DataHashUpdated(uint256 indexed tokenId, bytes32 previousHash, bytes32 newHash)",
 ];
 
@@ -72,16 +74,32 @@ async function logsBetween(contract, filter, from, to, range) {
 const byPosition = (a, b) => a.blockNumber - b.blockNumber || a.index - b.index;
 
 /**
- * The hashes the chain set for a token, in order: PassportMinted's, then each DataHashUpdated's new hash, with the
- * logs that set them.
+ * The hash a mint transaction set for a token: the contract logs the mint as a Transfer from zero, and the hash is
+ * an argument of the `mint` or `mintBatch` call, which must call the contract directly to be read.
+ */
+async function mintedHash(contract, log, tokenId) {
+  const tx = await contract.runner.provider.getTransaction(log.transactionHash);
+  if (!tx || !sameHex(tx.to, String(contract.target))) throw new Error(`mint transaction ${log.transactionHash} does not call the passport contract directly; its hash cannot be read`);
+  const call = contract.interface.parseTransaction({ data: tx.data });
+  const ids = call && call.name === "mint" ? [call.args.tokenId] : call && call.name === "mintBatch" ? [...call.args.tokenIds] : [];
+  const hashes = call && call.name === "mint" ? [call.args.dataHash] : call && call.name === "mintBatch" ? [...call.args.dataHashes] : [];
+  const at = ids.findIndex((id) => id === tokenId);
+  if (at < 0) throw new Error(`mint transaction ${log.transactionHash} is not a mint or mintBatch call for the token`);
+  return hashes[at];
+}
+
+/**
+ * The hashes the chain set for a token, in order: its mint's (the Transfer from zero, with the hash its call passed),
+ * then each DataHashUpdated's new hash, with the logs that set them.
  */
 async function readChainHistory(ctx, contract, tokenId, mintBlock) {
   const known = Number.isInteger(mintBlock);
   const from = known ? mintBlock : 0;
-  const minted = await logsBetween(contract, contract.filters.PassportMinted(tokenId), from, known ? from : ctx.head, ctx.logRange);
+  const minted = await logsBetween(contract, contract.filters.Transfer(ZeroAddress, null, tokenId), from, known ? from : ctx.head, ctx.logRange);
   const updates = (await logsBetween(contract, contract.filters.DataHashUpdated(tokenId), from, ctx.head, ctx.logRange)).sort(byPosition);
+  const mintedHashes = await Promise.all(minted.map((log) => mintedHash(contract, log, tokenId)));
   const steps = [
-    ...minted.map((log) => ({ hash: log.args.dataHash, log })),
+    ...minted.map((log, i) => ({ hash: mintedHashes[i], log })),
     ...updates.map((log) => ({ hash: log.args.newHash, previous: log.args.previousHash, log })),
   ];
   return { minted, steps };
@@ -231,7 +249,7 @@ async function verifyPassport(entry, ctx) {
 
   // The mint as archived, and the hash history: the last hash the events set is the one the contract holds.
   const { minted, steps } = await readChainHistory(ctx, contract, tokenId, anchor.mint_block);
-  if (minted.length !== 1) problems.push(`expected one PassportMinted event for the token${Number.isInteger(anchor.mint_block) ? ` in block ${anchor.mint_block}` : ""}, found ${minted.length}`);
+  if (minted.length !== 1) problems.push(`expected one mint (Transfer from zero) of the token${Number.isInteger(anchor.mint_block) ? ` in block ${anchor.mint_block}` : ""}, found ${minted.length}`);
   else if (anchor.mint_tx_hash && !sameHex(minted[0].transactionHash, anchor.mint_tx_hash)) problems.push(`minted in ${minted[0].transactionHash}, not ${anchor.mint_tx_hash}`);
   for (let i = 1; i < steps.length; i += 1) {
     if (steps[i].previous && !sameHex(steps[i].previous, steps[i - 1].hash)) problems.push(`the chain's update at step ${i + 1} replaced ${steps[i].previous}, not the hash of step ${i}`);

@@ -1,5 +1,6 @@
 // GET /explorer/tx/:hash: the service's own transaction page, so `network_url` opens on a local chain with no
-// public explorer. Shows the transaction, its block and the decoded passport and registry events.
+// public explorer. Shows the transaction, its block, its decoded call (a mint's data hashes are only there) and the
+// decoded passport and registry events.
 import type Router from "@koa/router";
 import { Interface, type Log } from "ethers";
 import type { AppDeps, AppState } from "../../deps";
@@ -20,6 +21,17 @@ function decode(log: Log) {
     }
   }
   return { name: "unknown event", args: [log.topics[0] ?? ""] };
+}
+
+/** The contract function a transaction calls, with its arguments; null for anything but our two contracts. */
+function decodeCall(data: string) {
+  for (const iface of interfaces) {
+    const parsed = iface.parseTransaction({ data });
+    if (parsed) {
+      return { name: parsed.name, args: parsed.fragment.inputs.map((input, i) => `${input.name} = ${String(parsed.args[i])}`) };
+    }
+  }
+  return null;
 }
 
 export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
@@ -65,6 +77,7 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
           return;
         }
         const { tx, receipt, block } = result.found;
+        const call = decodeCall(tx.data);
         const events = (receipt?.logs ?? []).map((log) => ({ ...decode(log), address: log.address, index: log.index }));
         ctx.set("Cache-Control", receipt ? "public, max-age=60" : "no-store");
         ctx.body = page(
@@ -82,6 +95,11 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
   <dt>Nonce</dt><dd>${tx.nonce}</dd>
   <dt>Gas used</dt><dd>${receipt?.gasUsed.toString() ?? "-"}</dd>
 </dl></section>
+<section><h2>Call</h2>${
+            call
+              ? html`<h3>${call.name}</h3><dl>${call.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`
+              : html`<p>Not a call of the passport or factory registry contract.</p>`
+          }</section>
 <section><h2>Events</h2>${events.map(
             (e) => html`<h3>#${e.index} ${e.name}</h3><dl><dt>Contract</dt><dd>${e.address}</dd>${e.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`,
           )}</section>`,
