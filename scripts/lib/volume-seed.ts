@@ -249,7 +249,7 @@ async function insertPassports(
   tokenIds: string[],
 ): Promise<void> {
   // Most passports are minted and indexed; one in fifty is still pending (sent, not mined), with no chain row.
-  await db.raw(
+  const inserted = await db.raw<{ rows: Array<{ product_id: number; status: string }> }>(
     `INSERT INTO app.passports (product_id, token_id, data_hash, status, chain_id, contract_address, tx_hash, block_number,
                                 requested_at, minted_at, events_sent)
      SELECT p.id, t.token_id, '0x' || md5(p.uid) || md5(p.sku || p.uid),
@@ -258,13 +258,17 @@ async function insertPassports(
             CASE WHEN (hashtext('pending' || p.id) & 2147483647) % 50 = 0 THEN NULL ELSE 1 END,
             p.created_at + interval '1 minute', CASE WHEN (hashtext('pending' || p.id) & 2147483647) % 50 = 0 THEN NULL ELSE p.created_at + interval '2 minutes' END, true
        FROM unnest(?::int[], ?::text[]) AS t(product_id, token_id)
-       JOIN app.products p ON p.id = t.product_id`,
+       JOIN app.products p ON p.id = t.product_id
+     RETURNING product_id, status`,
     [chainId, passportContract.toLowerCase(), productIds, tokenIds],
   );
-  // Ponder's rows of the minted ones: the passport (a few lost or stolen), its owner, its supply-chain events.
+  // Ponder's rows of the minted ones: the passport (a few lost or stolen), its owner, its supply-chain events. The
+  // minted ones are taken once, from the insert: the API's mint pump mints the pending claims meanwhile, and a
+  // claim it settled between two of these statements would get a second owner row next to the one Ponder indexed.
+  const mintedIds = inserted.rows.filter((r) => r.status === "minted").map((r) => r.product_id);
   const minted = `SELECT x.product_id, x.token_id::numeric AS token_id, x.data_hash, x.tx_hash, p.factory_id
                     FROM app.passports x JOIN app.products p ON p.id = x.product_id
-                   WHERE x.product_id = ANY (?::int[]) AND x.status = 'minted'`;
+                   WHERE x.product_id = ANY (?::int[])`;
   await db.raw(
     `INSERT INTO ??.passport (token_id, factory_id, data_hash, data_hash_version, status, tag_hash, minted_block, minted_at,
                               mint_tx_hash, updated_block, updated_tx_hash)
@@ -272,19 +276,19 @@ async function insertPassports(
             CASE WHEN (hashtext('tag' || m.product_id) & 2147483647) % 5 = 0 THEN '0x' || md5('tag' || m.product_id) || md5('t' || m.product_id) END,
             1, extract(epoch FROM now())::bigint, m.tx_hash, 1, m.tx_hash
        FROM (${minted}) m`,
-    [ponderSchema, productIds],
+    [ponderSchema, mintedIds],
   );
   await db.raw(
     `INSERT INTO ??.passport_owner (token_id, owner, updated_block)
      SELECT m.token_id, '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', 1 FROM (${minted}) m`,
-    [ponderSchema, productIds],
+    [ponderSchema, mintedIds],
   );
   await db.raw(
     `INSERT INTO ??.supply_chain_event (id, token_id, factory_id, stage, details_hash, block_number, timestamp, tx_hash, log_index)
      SELECT '0x' || md5('log' || m.product_id) || md5('l' || m.product_id) || '-' || s, m.token_id, m.factory_id, s, '0x' || md5('d' || m.product_id || s) || md5('e' || s), 1 + s,
             extract(epoch FROM now())::bigint, m.tx_hash, s
        FROM (${minted}) m CROSS JOIN generate_series(1, ${EVENTS_PER_PASSPORT}) s`,
-    [ponderSchema, productIds],
+    [ponderSchema, mintedIds],
   );
 }
 
