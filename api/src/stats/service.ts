@@ -1,12 +1,15 @@
 // The platform's counts for GET /api/stats, taken at most once per STATS_TTL_MS per process: every caller in that
 // time, and every caller while a count is running, shares one snapshot, so the count(*) and the chain head read cost
-// the same for one caller as for thousands.
+// the same for one caller as for thousands. Once a snapshot has expired, callers get it while its successor is
+// taken (counting whole tables takes tens of milliseconds at volume, and every caller waited for it).
 import type { AppDeps } from "../deps";
 import { indexerState } from "../onchain/indexer-state.repo";
 import { fromViews } from "../onchain/views";
 import { appCounts, chainCounts } from "./stats.repo";
 
 export const STATS_TTL_MS = 5_000;
+/** An expired snapshot older than this is not served while the next is taken: the caller waits for the new one. */
+const STALE_SERVED_MS = 60_000;
 
 export type StatsSnapshot = {
   app: Record<string, number>;
@@ -23,9 +26,15 @@ export class StatsSnapshots {
   constructor(private readonly deps: Pick<AppDeps, "db" | "provider" | "config">) {}
 
   current(): Promise<StatsSnapshot> {
-    if (this.latest && this.latest.until > Date.now()) return Promise.resolve(this.latest.snapshot);
+    const now = Date.now();
+    if (this.latest && this.latest.until > now) return Promise.resolve(this.latest.snapshot);
     if (!this.taking) {
       this.taking = this.take().finally(() => (this.taking = undefined));
+    }
+    if (this.latest && this.latest.until + STALE_SERVED_MS > now) {
+      // A failed count keeps the expired snapshot; the next caller tries again.
+      this.taking.catch(() => undefined);
+      return Promise.resolve(this.latest.snapshot);
     }
     return this.taking;
   }
