@@ -546,6 +546,7 @@ async function mintDemoPassport(db: Knex, wallet: SharedWallet, contracts: Contr
   await Promise.all(followUps.map((t) => t.wait()));
   await upsertMintedIssuance(db, {
     product_id: productId,
+    brand_id: row.brand_id,
     token_id: tokenId,
     data_hash: dataHash,
     chain_id: contracts.deployment.chainId,

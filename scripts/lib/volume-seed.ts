@@ -250,9 +250,9 @@ async function insertPassports(
 ): Promise<void> {
   // Most passports are minted and indexed; one in fifty is still pending (sent, not mined), with no chain row.
   const inserted = await db.raw<{ rows: Array<{ product_id: number; status: string }> }>(
-    `INSERT INTO app.passports (product_id, token_id, data_hash, status, chain_id, contract_address, tx_hash, block_number,
+    `INSERT INTO app.passports (product_id, brand_id, token_id, data_hash, status, chain_id, contract_address, tx_hash, block_number,
                                 requested_at, minted_at, events_sent)
-     SELECT p.id, t.token_id, '0x' || md5(p.uid) || md5(p.sku || p.uid),
+     SELECT p.id, p.brand_id, t.token_id, '0x' || md5(p.uid) || md5(p.sku || p.uid),
             CASE WHEN (hashtext('pending' || p.id) & 2147483647) % 50 = 0 THEN 'pending' ELSE 'minted' END, ?, ?,
             CASE WHEN (hashtext('pending' || p.id) & 2147483647) % 50 = 0 THEN NULL ELSE '0x' || md5('tx' || p.id) || md5('x' || p.id) END,
             CASE WHEN (hashtext('pending' || p.id) & 2147483647) % 50 = 0 THEN NULL ELSE 1 END,

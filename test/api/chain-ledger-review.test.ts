@@ -72,6 +72,7 @@ describe("shared-wallet ledger review (issue 15)", function () {
       for (const [i, product] of products.entries()) {
         await trx("app.passports").insert({
           product_id: product.id,
+          brand_id: product.brand_id,
           token_id: tokenIdOf(product.uid),
           data_hash: i === 0 ? `0x${"0".repeat(64)}` : dataHashOf(passportContentFor(product)),
           status: "pending",
@@ -198,6 +199,7 @@ describe("shared-wallet ledger review (issue 15)", function () {
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const claim = (product: ProductRow, recheck: boolean) => ({
         product_id: product.id,
+        brand_id: product.brand_id,
         token_id: tokenIdOf(product.uid),
         data_hash: dataHashOf(passportContentFor(product)),
         status: "pending",

@@ -145,6 +145,7 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
       await trx("app.usage_monthly").where({ brand_id: brand.id, period: periodOf(new Date()), meter: "certs" }).increment("count", 1);
       await trx("app.passports").insert({
         product_id: product.id,
+        brand_id: product.brand_id,
         token_id: tokenIdOf(uid),
         data_hash: `0x${"0".repeat(64)}`,
         status: "pending",
@@ -341,6 +342,7 @@ describe("shared-wallet ledger (one nonce authority across replicas)", function 
       // A retaken claim: it may be on chain already, so the pump looks before it mints.
       await db("app.passports").insert({
         product_id: product.id,
+        brand_id: product.brand_id,
         token_id: tokenIdOf(uid),
         data_hash: dataHashOf(passportContentFor(product)),
         status: "pending",

@@ -132,14 +132,14 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       for (const [i, category] of ["jeans", "jeans", "saree"].entries()) uids.push(await create({ sku: `SRCH-${tag}-${i}`, name: `Search ${tag} ${i}`, category }));
       const list = async (query: string) => json(await viewer.call(`/api/dashboard/products?${query}`));
       const all = await list(`q=srch-${tag.toUpperCase()}`);
-      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 3 });
+      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 3, total_is_lower_bound: false });
       expect(all.data.map((p: { uid: string }) => p.uid)).to.deep.equal([...uids].reverse());
       expect((await list(`q=${uids[1]!.toLowerCase()}`)).data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[1]]);
       expect((await list(`q=search%20${tag}&category=jeans`)).meta.total).to.equal(2);
       expect((await list(`q=${tag}&status=unissued`)).meta.total).to.equal(3);
       expect((await list(`q=${tag}&status=verified`)).meta.total).to.equal(0);
       const second = await list(`q=${tag}&per_page=2&page=2`);
-      expect(second.meta).to.deep.equal({ page: 2, per_page: 2, total: 3 });
+      expect(second.meta).to.deep.equal({ page: 2, per_page: 2, total: 3, total_is_lower_bound: false });
       expect(second.data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[0]]);
       // A wildcard in the search is a literal character, not a pattern.
       expect((await list(`q=%25`)).meta.total).to.equal(0);
@@ -168,6 +168,34 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       const beyond = await list("per_page=2&page=4");
       expect(beyond.data).to.deep.equal([]);
       expect(beyond.meta.total).to.equal(5);
+    });
+
+    it("counts exactly up to 10,000 and beyond says 10,000 as a lower bound, while every page is still served", async () => {
+      const { brand } = await createBrand(stack.api.db, { slug: "dash-products-cap", name: "Dashboard Cap Brand", uidPrefix: "DPC" });
+      // 10,001 products, oldest first, written as an import would (no passports).
+      await stack.api.db.raw(
+        `INSERT INTO app.products (brand_id, uid, sku, name, category, fabric_type, price, description, country_of_manufacture,
+                                   carbon_kg, carbon_rating, created_at, updated_at)
+         SELECT ?, 'DPC-' || lpad(upper(to_hex(k)), 10, '0'), 'CAP-' || k, CASE WHEN k % 2 = 0 THEN 'Cap Hoodie ' ELSE 'Cap Tee ' END || k,
+                CASE WHEN k % 2 = 0 THEN 'hoodie' ELSE 't-shirt' END, 'cotton', 100, 'A bulk product.', 'BD', 2.5, 'B',
+                now() - interval '1 minute' * (10002 - k), now()
+           FROM generate_series(1, 10001) k`,
+        [brand.id],
+      );
+      const capClient = await dashboardClient(stack.api.url, stack.api.db, brand.id, "viewer");
+      const list = async (query: string) => json(await capClient.call(`/api/dashboard/products?${query}`));
+      const all = await list("per_page=25");
+      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 10_000, total_is_lower_bound: true });
+      expect(all.data[0].sku).to.equal("CAP-10001");
+      // The last page, past the 10,000 counted, is served: the oldest product.
+      const last = await list("per_page=25&page=401");
+      expect(last.data.map((p: { sku: string }) => p.sku)).to.deep.equal(["CAP-1"]);
+      // Under the cap the count is exact again: half are hoodies, and a search narrows further.
+      expect((await list("category=hoodie")).meta).to.include({ total: 5_000, total_is_lower_bound: false });
+      expect((await list("q=cap%20hoodie%201000")).meta).to.include({ total: 2, total_is_lower_bound: false });
+      // Filters by passport state count the brand's own passports: other brands' verified ones are not this brand's.
+      expect((await list("status=verified")).meta).to.include({ total: 0, total_is_lower_bound: false });
+      expect((await list("status=unissued")).meta).to.include({ total: 10_000, total_is_lower_bound: true });
     });
   });
 

@@ -40,6 +40,7 @@ import * as stageConfirmations from "./migrations/037-stage-confirmations";
 import * as registryRegistrations from "./migrations/038-registry-registrations";
 import * as accessClasses from "./migrations/039-access-classes";
 import * as backupOperator from "./migrations/040-backup-operator";
+import * as passportBrand from "./migrations/041-passport-brand";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "038-registry-registrations": registryRegistrations,
   "039-access-classes": accessClasses,
   "040-backup-operator": backupOperator,
+  "041-passport-brand": passportBrand,
 };
 
 const source: Knex.MigrationSource<string> = {

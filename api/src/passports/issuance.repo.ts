@@ -4,6 +4,8 @@ import { findProductByUid, type ProductRow } from "../products/products.repo";
 
 export type IssuanceRow = {
   product_id: number;
+  /** The product's brand, copied so a brand's passports are found by an index (migration 041). */
+  brand_id: number;
   token_id: string;
   data_hash: string;
   status: "pending" | "minted" | "failed";
@@ -19,6 +21,7 @@ export type IssuanceRow = {
 /** What a caller claims an issuance with: the token, hash and contract it is about to mint. */
 export type IssuanceClaim = {
   product_id: number;
+  brand_id: number;
   token_id: string;
   data_hash: string;
   /** The canonical JSON `data_hash` is the keccak256 of: version 1 of the passport, kept byte for byte. */

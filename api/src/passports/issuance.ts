@@ -55,6 +55,7 @@ export function claimFor(deps: AppDeps, current: ProductRow): IssuanceClaim {
   const content = passportContentFor(current);
   return {
     product_id: current.id,
+    brand_id: current.brand_id,
     token_id: tokenIdOf(current.uid),
     data_hash: dataHashOf(content),
     // The bytes hashed, kept as version 1 of the passport (read back by date through the EN 18222 API).

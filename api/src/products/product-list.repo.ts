@@ -34,20 +34,38 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The issuance row and, once the views are published, the indexer's passport row of each product `p`. */
-function joinPassports<Q extends Knex.QueryBuilder>(query: Q, chain: ChainView): Q {
-  query.leftJoin("app.passports as x", "x.product_id", "p.id");
+/**
+ * The issuance row and, once the views are published, the indexer's passport row of each product `p` of the brand.
+ * The passport's own brand (migration 041) lets a filter by passport state start from the brand's passports (index
+ * passports_brand_status) instead of every brand's.
+ */
+function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number, chain: ChainView): Q {
+  query.leftJoin("app.passports as x", (on) => on.on("x.product_id", "p.id").andOnVal("x.brand_id", brandId));
   if (chain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
   return query;
 }
 
 function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
-  const query = joinPassports(db("app.products as p"), chain).where("p.brand_id", brandId);
+  const query = joinPassports(db("app.products as p"), brandId, chain).where("p.brand_id", brandId);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     query.where((w) => w.whereILike("p.uid", pattern).orWhereILike("p.sku", pattern).orWhereILike("p.name", pattern));
   }
   if (filter.category) query.where("p.category", filter.category.trim().toLowerCase());
+  return byStatus(query, filter, chain);
+}
+
+/**
+ * The brand's issued passports in `filter.status`, without their products: what a filter that needs a passport (all
+ * but "unissued") matches when it filters by nothing a product holds. Counted from the brand's passports alone.
+ */
+function issuedFiltered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
+  const query = db("app.passports as x").where("x.brand_id", brandId);
+  if (chain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
+  return byStatus(query, filter, chain);
+}
+
+function byStatus<Q extends Knex.QueryBuilder>(query: Q, filter: ProductListFilter, chain: ChainView): Q {
   switch (filter.status) {
     case "unissued":
       query.where((w) => w.whereNull("x.status").orWhere("x.status", "failed"));
@@ -75,13 +93,25 @@ const NEWEST_FIRST = [
   { column: "id", order: "desc" },
 ] as const;
 
+/**
+ * The list counts its matches exactly up to this many and says "more" beyond: an exact count reads every match (a
+ * brand's whole catalogue, or every product a broad word finds), which a page of 25 must not wait for.
+ */
+export const LIST_COUNT_CAP = 10_000;
+
+/** What the list counts: the brand's passports alone where the filter needs only them, else its products. */
+function matching(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
+  const passportsOnly = filter.status !== undefined && filter.status !== "unissued" && !filter.q && !filter.category;
+  return passportsOnly ? issuedFiltered(db, brandId, filter, chain) : filtered(db, brandId, filter, chain);
+}
+
 export async function listBrandProducts(
   db: Knex,
   brandId: number,
   filter: ProductListFilter,
   page: { limit: number; offset: number },
   chain: ChainView,
-): Promise<{ rows: ProductListRow[]; total: number }> {
+): Promise<{ rows: ProductListRow[]; total: number; totalIsLowerBound: boolean }> {
   // The page is chosen first, from the ids alone: Postgres drops the joins no filter needs, and the rows an OFFSET
   // skips cost an index entry each (index 035's order) instead of a product row, two joins and a tag lookup each.
   // Only the page's rows are then read in full.
@@ -106,12 +136,14 @@ export async function listBrandProducts(
     db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
   ];
   const [rows, count] = await Promise.all([
-    joinPassports(db.from(pageIds.as("page")).join("app.products as p", "p.id", "page.id"), chain)
+    joinPassports(db.from(pageIds.as("page")).join("app.products as p", "p.id", "page.id"), brandId, chain)
       .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `page.${column}`, order })))
       .select<ProductListRow[]>(columns),
-    filtered(db, brandId, filter, chain).count<Array<{ count: number }>>({ count: "*" }),
+    // Counted over at most one match more than the cap: reaching it is how the list knows there are more.
+    db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches")).count<Array<{ count: number }>>({ count: "*" }),
   ]);
-  return { rows, total: Number(count[0]?.count ?? 0) };
+  const matches = Number(count[0]?.count ?? 0);
+  return { rows, total: Math.min(matches, LIST_COUNT_CAP), totalIsLowerBound: matches > LIST_COUNT_CAP };
 }
 
 /** How many products the brand has, and how many have a minted passport. */

@@ -6,6 +6,7 @@ import { indexerState } from "../onchain/indexer-state.repo";
 import { PASSPORT_STATUSES } from "../passports/stages";
 import { listBrandProducts, type ChainView, type ProductListFilter, type ProductListRow } from "./product-list.repo";
 
+export { LIST_COUNT_CAP } from "./product-list.repo";
 export type { ProductListFilter };
 
 export type PassportStatus = "unissued" | "pending" | "confirming" | "verified";
@@ -30,7 +31,7 @@ export async function listProducts(
   brandId: number,
   filter: ProductListFilter,
   page: { limit: number; offset: number },
-): Promise<{ items: ProductSummary[]; total: number }> {
+): Promise<{ items: ProductSummary[]; total: number; totalIsLowerBound: boolean }> {
   const chain = await chainView(deps);
   let result;
   try {
@@ -40,7 +41,7 @@ export async function listProducts(
     if ((error as { code?: string }).code !== UNDEFINED_TABLE || !chain) throw error;
     result = await listBrandProducts(deps.db, brandId, filter, page, undefined);
   }
-  return { items: result.rows.map((row) => summaryOf(row, chain)), total: result.total };
+  return { items: result.rows.map((row) => summaryOf(row, chain)), total: result.total, totalIsLowerBound: result.totalIsLowerBound };
 }
 
 async function chainView(deps: AppDeps): Promise<ChainView> {

@@ -7,7 +7,7 @@ import type { paths } from "../../api/schema";
 import { allows, useSession } from "../../session";
 import { ChainStatusBadge, PassportBadge } from "../../ui/badges";
 import { SelectField, TextField } from "../../ui/fields";
-import { formatDateTime } from "../../ui/format";
+import { formatDateTime, formatNumber } from "../../ui/format";
 import { useResource } from "../../ui/hooks";
 import { Empty, ErrorNotice, Loading } from "../../ui/notices";
 import { Page, Section } from "../../ui/Page";
@@ -132,7 +132,9 @@ export function ProductsScreen() {
       <section className="card" aria-labelledby="product-list">
         <h2 id="product-list">Product list</h2>
         <p role="status" className="muted">
-          {products.data && !products.loading ? `${products.data.meta.total} products found.` : ""}
+          {products.data && !products.loading
+            ? `${products.data.meta.total_is_lower_bound ? `${formatNumber(products.data.meta.total)}+` : products.data.meta.total} products found.`
+            : ""}
         </p>
         <div aria-busy={products.loading}>
           {products.loading && !products.data && <Loading what="products" />}
@@ -179,7 +181,15 @@ export function ProductsScreen() {
                   </tbody>
                 </table>
               </TableScroll>
-              <Pager page={products.data.meta.page} perPage={products.data.meta.per_page} total={products.data.meta.total} noun="products" onPage={(next) => go(filters, next)} />
+              <Pager
+                page={products.data.meta.page}
+                perPage={products.data.meta.per_page}
+                total={products.data.meta.total}
+                totalIsLowerBound={products.data.meta.total_is_lower_bound}
+                shown={products.data.data.length}
+                noun="products"
+                onPage={(next) => go(filters, next)}
+              />
             </>
           )}
         </div>

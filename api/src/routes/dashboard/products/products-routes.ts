@@ -18,9 +18,9 @@ import {
   certificateResultSchema,
   createProductBody,
   editProductBody,
-  pageMetaSchema,
   productDetailSchema,
   productListQuery,
+  productPageMetaSchema,
   productSummarySchema,
   statusBody,
   statusResultSchema,
@@ -49,14 +49,19 @@ export function productRoutes(deps: AppDeps): Route[] {
       summary: "The brand's products, newest first: search by UID, SKU or name, filter by passport state or category",
       query: productListQuery,
       responses: {
-        "200": { description: "a page of products", schema: envelopeSchema({ type: "array", items: productSummarySchema }, pageMetaSchema) },
+        "200": { description: "a page of products", schema: envelopeSchema({ type: "array", items: productSummarySchema }, productPageMetaSchema) },
         "422": errorResponse("an unknown filter or a malformed parameter, named in details"),
       },
       handler: async (ctx) => {
         const { q, status, category } = ctx.query;
         const page = pageOf(ctx.query);
-        const { items, total } = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, offset: page.offset });
-        ok(ctx, items.map((item) => presentSummary(deps.config, item)), 200, { page: page.page, per_page: page.perPage, total });
+        const list = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, offset: page.offset });
+        ok(ctx, list.items.map((item) => presentSummary(deps.config, item)), 200, {
+          page: page.page,
+          per_page: page.perPage,
+          total: list.total,
+          total_is_lower_bound: list.totalIsLowerBound,
+        });
       },
     }),
     defineRoute({

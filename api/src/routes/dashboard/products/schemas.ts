@@ -3,6 +3,7 @@ import { TAG_CHIPS } from "../../../tags/verdicts";
 import type { JsonSchema } from "../../../validation";
 import { publicRecordSchema, uidParam } from "../../dpp/schemas";
 import { createProductBody } from "../../v1/products/schemas";
+import { LIST_COUNT_CAP } from "../../../products/product-list";
 import { PAGE_QUERY, TIMESTAMP } from "../base";
 import { translationsOutput } from "../../../i18n/translation-schema";
 import { textileSchema } from "../../../passports/textile";
@@ -93,6 +94,19 @@ export const pageMetaSchema: JsonSchema = {
   additionalProperties: false,
   required: ["page", "per_page", "total"],
   properties: { page: { type: "integer" }, per_page: { type: "integer" }, total: { type: "integer" } },
+};
+
+/** The product list's page: its total is exact up to LIST_COUNT_CAP, and beyond it the cap, said to be a lower bound. */
+export const productPageMetaSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["page", "per_page", "total", "total_is_lower_bound"],
+  properties: {
+    page: { type: "integer" },
+    per_page: { type: "integer" },
+    total: { type: "integer", description: `matching products, counted exactly up to ${LIST_COUNT_CAP.toLocaleString("en-US")}` },
+    total_is_lower_bound: { type: "boolean", description: `true: more than ${LIST_COUNT_CAP.toLocaleString("en-US")} products match, and total is ${LIST_COUNT_CAP.toLocaleString("en-US")}` },
+  },
 };
 
 const versionSchema: JsonSchema = {
