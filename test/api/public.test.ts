@@ -1,7 +1,7 @@
 // Public endpoints and factory writes on a real seeded stack: chain, indexer, Postgres, HTTP.
 import { expect } from "chai";
 import canonicalize from "canonicalize";
-import { keccak256, toUtf8Bytes } from "ethers";
+import { JsonRpcProvider, keccak256, toUtf8Bytes, Wallet } from "ethers";
 import { json } from "../support/http";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
@@ -268,6 +268,21 @@ describe("public endpoints and factory writes", () => {
       expect(page).to.match(/<h3>mint(Batch)?<\/h3>/).and.match(/dataHash(es)? = 0x[0-9a-f]{64}/);
       expect((await fetch(`${base}/explorer/tx/0x${"ab".repeat(32)}`)).status).to.equal(404);
       expect((await fetch(`${base}/explorer/tx/<script>`)).status).to.equal(422);
+    });
+
+    it("shows a transaction whose input starts with a mint selector but does not decode, instead of failing", async () => {
+      const provider = new JsonRpcProvider(stack.chain.rpcUrl, undefined, { staticNetwork: true });
+      // An account of its own, funded here, so no other test's nonces are touched.
+      const sender = Wallet.createRandom().connect(provider);
+      await provider.send("hardhat_setBalance", [sender.address, "0xde0b6b3a7640000"]);
+      const mintSelector = stack.contracts.passport.interface.getFunction("mint").selector;
+      const sent = await sender.sendTransaction({ to: sender.address, data: `${mintSelector}00` });
+      await sent.wait();
+      const res = await fetch(`${base}/explorer/tx/${sent.hash}`);
+      expect(res.status).to.equal(200);
+      const page = await res.text();
+      expect(page).to.include(sent.hash).and.include("No call of the passport or factory registry contract decodes");
+      provider.destroy();
     });
 
     it("serves ERC-721 metadata at the contract's tokenURI", async () => {

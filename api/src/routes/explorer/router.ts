@@ -26,7 +26,14 @@ function decode(log: Log) {
 /** The contract function a transaction calls, with its arguments; null for anything but our two contracts. */
 function decodeCall(data: string) {
   for (const iface of interfaces) {
-    const parsed = iface.parseTransaction({ data });
+    // Anyone can send a transaction whose input starts with one of our selectors but whose arguments do not decode
+    // (ethers throws then): such a page shows no call rather than failing.
+    let parsed: ReturnType<Interface["parseTransaction"]>;
+    try {
+      parsed = iface.parseTransaction({ data });
+    } catch {
+      return null;
+    }
     if (parsed) {
       return { name: parsed.name, args: parsed.fragment.inputs.map((input, i) => `${input.name} = ${String(parsed.args[i])}`) };
     }
@@ -98,7 +105,7 @@ export function explorerRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<
 <section><h2>Call</h2>${
             call
               ? html`<h3>${call.name}</h3><dl>${call.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`
-              : html`<p>Not a call of the passport or factory registry contract.</p>`
+              : html`<p>No call of the passport or factory registry contract decodes from its input.</p>`
           }</section>
 <section><h2>Events</h2>${events.map(
             (e) => html`<h3>#${e.index} ${e.name}</h3><dl><dt>Contract</dt><dd>${e.address}</dd>${e.args.map((a) => html`<dt>arg</dt><dd>${a}</dd>`)}</dl>`,
