@@ -27,16 +27,24 @@ function loadDeployment(): Deployment {
 const deployment = loadDeployment();
 // Ponder polls the chain head; this bounds how soon a mint becomes readable (ARCHITECTURE, pitfalls).
 const pollingInterval = Math.max(100, Number(process.env.INDEXER_POLLING_INTERVAL_MS ?? 1000));
+const LOCAL_CHAIN_ID = 31337;
+/**
+ * Ponder limits each RPC endpoint it is given to 20 requests a second at first, raising the limit slowly while the
+ * endpoint keeps up: right for a paid provider, but on a local Hardhat node the head poll alone (every 100 ms in
+ * tests) takes half of it, and catching up on a burst of blocks ran at about four blocks a second. Listed several
+ * times, the one local node gets that many budgets; Ponder spreads requests over them.
+ */
+const LOCAL_RPC_SLOTS = 5;
 
 export default createConfig({
   database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
   chains: {
     chain: {
       id: chainId,
-      rpc: rpcUrl,
+      rpc: chainId === LOCAL_CHAIN_ID ? Array<string>(LOCAL_RPC_SLOTS).fill(rpcUrl) : rpcUrl,
       pollingInterval,
       // A local Hardhat chain is new on every start: a cache would replay events of a chain that is gone.
-      disableCache: chainId === 31337,
+      disableCache: chainId === LOCAL_CHAIN_ID,
     },
   },
   contracts: {
