@@ -55,6 +55,20 @@ const STOP_GRACE_MS = 10_000;
 // Messages in English whatever the host's locale: start-up is detected by a log line.
 const CHILD_ENV = { LC_MESSAGES: "C" };
 
+/**
+ * For a throwaway cluster (the test suite's): Postgres's own "non-durable settings" (docs, 14.5). A crash of the
+ * machine may lose or corrupt the cluster, which is deleted after the run anyway; in exchange a commit does not wait
+ * for the disk, and no page is written twice to the WAL after a checkpoint. Never for `npm start`'s or a
+ * production database.
+ */
+export const NON_DURABLE_SETTINGS: Readonly<Record<string, string>> = {
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+  checkpoint_timeout: "30min",
+  max_wal_size: "4GB",
+};
+
 type Account = { uid: number; gid: number };
 
 // Servers still running when this process exits get a fast-shutdown request, so a failed run leaves none behind.
@@ -74,6 +88,8 @@ export async function startEmbeddedPostgres(options: {
   nativeDir?: string;
   /** Where binaries and clusters go when the postgres account cannot reach them; by default DEFAULT_CACHE_DIR. */
   cacheDir?: string;
+  /** Server settings (`-c name=value`) on top of ours, e.g. the test suite's NON_DURABLE_SETTINGS. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDb> {
   const account = process.getuid?.() === 0 ? postgresAccount() : undefined;
   const nativeDir = options.nativeDir ?? (await installedNativeDir());
@@ -88,7 +104,7 @@ export async function startEmbeddedPostgres(options: {
   const recent: string[] = [];
   let server: ChildProcess;
   try {
-    server = await startServer(binDir, dataDir, options.port, account, (line) => {
+    server = await startServer(binDir, dataDir, options.port, options.settings ?? {}, account, (line) => {
       recent.push(line);
       if (recent.length > 20) recent.shift();
     });
@@ -336,10 +352,18 @@ async function initialise(binDir: string, dataDir: string, account: Account | un
 }
 
 /** Spawns the server and resolves once it accepts connections; rejects if it exits first. */
-function startServer(binDir: string, dataDir: string, port: number, account: Account | undefined, log: (line: string) => void): Promise<ChildProcess> {
+function startServer(
+  binDir: string,
+  dataDir: string,
+  port: number,
+  settings: Record<string, string>,
+  account: Account | undefined,
+  log: (line: string) => void,
+): Promise<ChildProcess> {
+  const all = { listen_addresses: "127.0.0.1", unix_socket_directories: "", max_connections: "200", ...settings };
   const server = spawn(
     path.join(binDir, "postgres"),
-    ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    ["-D", dataDir, "-p", String(port), ...Object.entries(all).flatMap(([name, value]) => ["-c", `${name}=${value}`])],
     { ...account, env: CHILD_ENV, stdio: ["ignore", "ignore", "pipe"] },
   );
   running.add(server);

@@ -9,7 +9,7 @@ import pg from "pg";
 import { createDb } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import { freePort } from "../../scripts/lib/processes";
-import { startEmbeddedPostgres, type EmbeddedDb } from "../../scripts/lib/postgres";
+import { NON_DURABLE_SETTINGS, startEmbeddedPostgres, type EmbeddedDb } from "../../scripts/lib/postgres";
 
 /** The Postgres server the tests use, with the migrated template database; set by the global setup. */
 const SERVER_ENV = "PASSPORT_TEST_PG_URL";
@@ -37,7 +37,14 @@ export async function mochaGlobalSetup(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) {
     server = new URL(process.env.TEST_DATABASE_URL);
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(workDir, "pg"), port: await freePort(), databases: [], persistent: false });
+    // Non-durable: the cluster lives for one run, and commits that wait for the disk were time the suite spent idle.
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(workDir, "pg"),
+      port: await freePort(),
+      databases: [],
+      persistent: false,
+      settings: NON_DURABLE_SETTINGS,
+    });
     server = new URL(embedded.url("postgres"));
   }
   // Migrating costs about a second a database; copying the migrated template costs a few milliseconds.
