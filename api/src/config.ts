@@ -25,6 +25,8 @@ export type Config = Readonly<{
   signerPrivateKey: string;
   deploymentsDir: string;
   confirmations: number;
+  /** Products a bulk issuance claims per database transaction. */
+  bulkClaimChunk: number;
   /** The shared wallet's transaction ledger and its monitor (chain/ledger.ts, chain/ledger-monitor.ts). */
   chainLedger: Readonly<{
     /** A sent transaction with no receipt after this many seconds is re-signed with higher fees. */
@@ -422,6 +424,10 @@ export const VARIABLES = {
   }),
   CHAIN_FEE_BUMP_PERCENT: variable(integer(11, 1000), { local: 13, doc: "How much a replacement raises both fee fields (nodes want at least 10)." }),
   CHAIN_MONITOR_INTERVAL_MS: variable(integer(10, 600_000), { local: 1000, doc: "How often the elected ledger monitor looks at open transactions." }),
+  BULK_CLAIM_CHUNK: variable(integer(1, 10_000), {
+    local: 1000,
+    doc: "Bulk issuance: products claimed per database transaction (each one's content hashed and its certificate counted in it).",
+  }),
   CHAIN_REORG_WATCH_BLOCKS: variable(integer(1, 100_000), {
     local: 128,
     doc: "How many blocks a final transaction stays watched for a reorganisation deeper than `CONFIRMATIONS`.",
@@ -620,6 +626,7 @@ export function loadConfig(env: Env = process.env): Config {
     signerPrivateKey: v.SIGNER_PRIVATE_KEY,
     deploymentsDir: v.DEPLOYMENTS_DIR,
     confirmations: v.CONFIRMATIONS,
+    bulkClaimChunk: v.BULK_CLAIM_CHUNK,
     chainLedger: Object.freeze({
       replaceAfterSeconds: v.CHAIN_REPLACE_AFTER_S,
       receiptWaitMs: v.CHAIN_RECEIPT_WAIT_MS,

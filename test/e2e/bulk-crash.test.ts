@@ -17,6 +17,7 @@ import { migrateLatest } from "../../api/src/db/migrate";
 import { monthlyUsage } from "../../api/src/metering/service";
 import { insertIssuanceJob } from "../../api/src/passports/bulk-issuance.repo";
 import { tokenIdOf } from "../../api/src/passports/content";
+import { batchSizeFor } from "../../api/src/passports/mint-pump";
 import { registerProduct, type Brand } from "../../api/src/products/service";
 import type { ChainNode } from "../../scripts/lib/hardhat-node";
 import { spawnLogged, waitFor, type Child } from "../../scripts/lib/processes";
@@ -24,8 +25,15 @@ import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-/** More than one mintBatch (200 a batch) and, at 1,000 claims a chunk, more than one chunk for the claim step. */
-const PRODUCTS_PER_JOB = 1250;
+/**
+ * A job of several claim chunks and several mintBatch transactions, at a smaller scale than production's (1,000 claims
+ * a chunk, 200 passports a batch on a 30M-gas block): BULK_CLAIM_CHUNK, and a block gas limit that makes the mint pump
+ * size its batches at 40 (mint-pump.ts batchSizeFor). What is tested is the crash at each step, not the volume.
+ */
+const PRODUCTS_PER_JOB = 250;
+const CLAIM_CHUNK = 100;
+const BLOCK_GAS_LIMIT = 2_640_000;
+const BATCH = 40;
 const STEPS: Array<{ step: CrashPoint | BulkCrashPoint; after: number }> = [
   { step: "bulk-claimed", after: 1 },
   { step: "signed", after: 2 },
@@ -60,11 +68,15 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
       DEPLOYMENTS_DIR: started.deploymentsDir,
       CONFIRMATIONS: "1",
       CHAIN_MONITOR_INTERVAL_MS: "200",
+      BULK_CLAIM_CHUNK: String(CLAIM_CHUNK),
     };
     db = createDb(loadConfig(env).databaseUrl, 5);
     await migrateLatest(db);
     provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: true, cacheTimeout: -1 });
     passport = ProductPassport__factory.connect(started.deployment.contracts.ProductPassport.address, provider);
+    await provider.send("evm_setBlockGasLimit", [`0x${BLOCK_GAS_LIMIT.toString(16)}`]);
+    await provider.send("evm_mine", []);
+    expect(batchSizeFor((await provider.getBlock("latest"))!.gasLimit, await passport.MAX_BATCH())).to.equal(BATCH);
     const created = await createBrand(db, {
       slug: "bulk-crash",
       name: "Bulk Crash",

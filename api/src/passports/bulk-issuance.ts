@@ -43,8 +43,6 @@ export type { IssuanceJobCounts, IssuanceJobRow };
 
 /** UIDs one request may list; a larger run goes by its import. */
 export const BULK_MAX_UIDS = 10_000;
-/** Items claimed per transaction: hashing a product's content is CPU work, a chunk is a few hundred milliseconds. */
-const CLAIM_CHUNK = 1000;
 /** Why an item is refused when the brand's monthly certificate limit is reached partway. */
 export const REFUSED_MONTHLY_LIMIT = "monthly certificate limit reached";
 
@@ -105,7 +103,7 @@ export async function latestBulkIssuanceOfImport(deps: AppDeps, brandId: number,
  * removed again before anyone saw them), a failed issuance is taken over as a single issuance would. False when no
  * job had unclaimed items.
  */
-export async function claimChunk(deps: AppDeps, chunk = CLAIM_CHUNK): Promise<boolean> {
+export async function claimChunk(deps: AppDeps, chunk = deps.config.bulkClaimChunk): Promise<boolean> {
   return deps.db.transaction(async (trx) => {
     const items = await lockUnclaimedItems(trx, chunk);
     if (!items) return false;
