@@ -74,15 +74,29 @@ async function logsBetween(contract, filter, from, to, range) {
 const byPosition = (a, b) => a.blockNumber - b.blockNumber || a.index - b.index;
 
 /**
- * The hash a mint transaction set for a token: the contract logs the mint as a Transfer from zero, and the hash is
- * an argument of the `mint` or `mintBatch` call, which must call the contract directly to be read.
+ * The tokens and hashes of one mint transaction: the contract logs a mint as a Transfer from zero, and the hashes are
+ * arguments of the `mint` or `mintBatch` call, which must call the contract directly to be read. Asked once per
+ * transaction (a batch holds up to 200 passports), however many of its tokens the archive holds.
  */
-async function mintedHash(contract, log, tokenId) {
-  const tx = await contract.runner.provider.getTransaction(log.transactionHash);
-  if (!tx || !sameHex(tx.to, String(contract.target))) throw new Error(`mint transaction ${log.transactionHash} does not call the passport contract directly; its hash cannot be read`);
-  const call = contract.interface.parseTransaction({ data: tx.data });
-  const ids = call && call.name === "mint" ? [call.args.tokenId] : call && call.name === "mintBatch" ? [...call.args.tokenIds] : [];
-  const hashes = call && call.name === "mint" ? [call.args.dataHash] : call && call.name === "mintBatch" ? [...call.args.dataHashes] : [];
+function mintCall(ctx, contract, txHash) {
+  if (!ctx.mintCalls.has(txHash)) {
+    ctx.mintCalls.set(
+      txHash,
+      contract.runner.provider.getTransaction(txHash).then((tx) => {
+        if (!tx || !sameHex(tx.to, String(contract.target))) throw new Error(`mint transaction ${txHash} does not call the passport contract directly; its hash cannot be read`);
+        const call = contract.interface.parseTransaction({ data: tx.data });
+        if (call && call.name === "mint") return { ids: [call.args.tokenId], hashes: [call.args.dataHash] };
+        if (call && call.name === "mintBatch") return { ids: [...call.args.tokenIds], hashes: [...call.args.dataHashes] };
+        return { ids: [], hashes: [] };
+      }),
+    );
+  }
+  return ctx.mintCalls.get(txHash);
+}
+
+/** The hash a mint transaction set for a token. */
+async function mintedHash(ctx, contract, log, tokenId) {
+  const { ids, hashes } = await mintCall(ctx, contract, log.transactionHash);
   const at = ids.findIndex((id) => id === tokenId);
   if (at < 0) throw new Error(`mint transaction ${log.transactionHash} is not a mint or mintBatch call for the token`);
   return hashes[at];
@@ -97,7 +111,7 @@ async function readChainHistory(ctx, contract, tokenId, mintBlock) {
   const from = known ? mintBlock : 0;
   const minted = await logsBetween(contract, contract.filters.Transfer(ZeroAddress, null, tokenId), from, known ? from : ctx.head, ctx.logRange);
   const updates = (await logsBetween(contract, contract.filters.DataHashUpdated(tokenId), from, ctx.head, ctx.logRange)).sort(byPosition);
-  const mintedHashes = await Promise.all(minted.map((log) => mintedHash(contract, log, tokenId)));
+  const mintedHashes = await Promise.all(minted.map((log) => mintedHash(ctx, contract, log, tokenId)));
   const steps = [
     ...minted.map((log, i) => ({ hash: mintedHashes[i], log })),
     ...updates.map((log) => ({ hash: log.args.newHash, previous: log.args.previousHash, log })),
@@ -319,6 +333,7 @@ async function main() {
     everyVersion: manifest.format !== "passport-registry/archive/1",
     entries: new Map(manifest.passports.map((entry) => [entry.uid.toUpperCase(), entry])),
     parentHashes: new Map(),
+    mintCalls: new Map(),
     contractAt: (address) => {
       if (!contracts.has(address)) contracts.set(address, new Contract(address, ABI, provider));
       return contracts.get(address);
