@@ -29,6 +29,8 @@ const LARGE_TABLE_ROWS = 10_000;
 const GOAL = { p99Ms: 50 };
 /** Only the targets whose name contains this text (e.g. "stats"), for a run about one path; all when unset. */
 const ONLY = process.env.BENCH_ONLY ?? "";
+/** BENCH_SQL=1: print each path's statements with their planning and execution time on the idle database. */
+const SHOW_SQL = process.env.BENCH_SQL === "1";
 /**
  * BENCH_KEEP=1: once the figures are printed, the stack and its seeded database keep running (their URLs printed)
  * until Ctrl-C, for EXPLAIN (ANALYZE, BUFFERS) and single requests against the same data.
@@ -259,6 +261,7 @@ async function planFindings(
     explained += 1;
     const plan = rows[0]!["QUERY PLAN"][0]!;
     readMs += (plan["Planning Time"] ?? 0) + (plan["Execution Time"] ?? 0);
+    if (SHOW_SQL) console.log(`    ${((plan["Planning Time"] ?? 0) + (plan["Execution Time"] ?? 0)).toFixed(2).padStart(8)} ms  ${sql.replace(/\s+/g, " ").slice(0, 220)}`);
     const walk = (node: PlanNode) => {
       if (node["Node Type"] === "Seq Scan" && node["Relation Name"]) {
         const name = `${node.Schema}.${node["Relation Name"]}`;
@@ -323,6 +326,7 @@ async function main(): Promise<void> {
           await new Promise((resolve) => setTimeout(resolve, STATS_TTL_MS + 100));
           statements = await statementsOf(stack.api, request, background);
         }
+        if (SHOW_SQL) console.log(`  ${target.name}:`);
         plans.set(target.name, { statements: statements.length, ...(await planFindings(client, db, statements, rowsOf)) });
       }
     } finally {
