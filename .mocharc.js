@@ -11,15 +11,16 @@ const DIRECTORIES = ["test/api", "test/e2e", "test/browser"];
 
 /** Slowest first, from the timings `npm test` prints at the end; every other file follows in name order. */
 const SLOW_FIRST = [
-  "test/e2e/chain-crash.test.ts",
   "test/e2e/chain-reorg.test.ts",
-  "test/e2e/bulk-crash.test.ts",
   "test/browser/dashboard.test.ts",
-  "test/browser/payments.test.ts",
+  "test/e2e/bulk-crash.test.ts",
+  "test/e2e/chain-crash.test.ts",
   "test/api/fuzz.test.ts",
-  "test/api/chain-ledger.test.ts",
-  "test/api/chain-ledger-review.test.ts",
-  "test/e2e/caddy-pebble.test.ts",
+  "test/api/admin-cli.test.ts",
+  "test/browser/payments.test.ts",
+  "test/api/registry.test.ts",
+  "test/api/dashboard-products.test.ts",
+  "test/api/dashboard-session.test.ts",
 ];
 
 function testFiles(directory) {
