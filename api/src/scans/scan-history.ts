@@ -34,6 +34,11 @@ export async function scanHistory(
   }
   const dates = lastDays(options.days);
   const filter = { brandId, productId, since: new Date(`${dates[0]}T00:00:00Z`) };
-  const [perDay, page] = await Promise.all([scansPerDay(deps.db, filter), listScans(deps.db, filter, options)]);
+  // One snapshot for both: scans are recorded after their page is answered, and counts read on two connections could
+  // each see a different set (a total of 1 beside a day of 0).
+  const [perDay, page] = await deps.db.transaction((trx) => Promise.all([scansPerDay(trx, filter), listScans(trx, filter, options)]), {
+    isolationLevel: "repeatable read",
+    readOnly: true,
+  });
   return { daily: fillDays(dates, perDay), items: page.rows, total: page.total };
 }
