@@ -41,6 +41,7 @@ import * as registryRegistrations from "./migrations/038-registry-registrations"
 import * as accessClasses from "./migrations/039-access-classes";
 import * as backupOperator from "./migrations/040-backup-operator";
 import * as passportBrand from "./migrations/041-passport-brand";
+import * as passportMintedBlock from "./migrations/042-passport-minted-block";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "039-access-classes": accessClasses,
   "040-backup-operator": backupOperator,
   "041-passport-brand": passportBrand,
+  "042-passport-minted-block": passportMintedBlock,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -70,14 +70,18 @@ function byStatus<Q extends Knex.QueryBuilder>(query: Q, filter: ProductListFilt
     case "unissued":
       query.where((w) => w.whereNull("x.status").orWhere("x.status", "failed"));
       break;
+    // Pending and verified are told by the issuance ledger's own record of the mint's block (migration 042's index),
+    // not by the indexer's passport view: joining every match to the view cost a scan of all brands' passports. The
+    // ledger moves a claim back to pending when its block leaves the chain, and the indexer has every block up to
+    // `verifiedUpTo`, so both say the same but for the moments between a reorg and the ledger noticing it.
     case "pending":
       // Issued or being issued, but not yet at the confirmation depth (or not yet indexed).
-      query.whereIn("x.status", ["pending", "minted"]);
-      if (chain) query.where((w) => w.whereNull("op.token_id").orWhere("op.minted_block", ">", chain.verifiedUpTo));
+      if (!chain) query.whereIn("x.status", ["pending", "minted"]);
+      else query.where((w) => w.where("x.status", "pending").orWhere((m) => m.where("x.status", "minted").andWhere("x.block_number", ">", chain.verifiedUpTo)));
       break;
     case "verified":
       if (!chain) query.whereRaw("false");
-      else query.where("op.minted_block", "<=", chain.verifiedUpTo);
+      else query.where("x.status", "minted").andWhere("x.block_number", "<=", chain.verifiedUpTo);
       break;
     case "lost":
     case "stolen":
