@@ -4,6 +4,7 @@
 // above the public is logged. The other read paths (pages, badge, PDF, credential, Catena-X) go through
 // `visiblePublicRecord` or `publicContentOf`.
 import { heldAccess } from "../backup/held";
+import { prepared } from "../db/knex";
 import type { AppDeps } from "../deps";
 import { AccessClassRequiredError, NotFoundError } from "../errors";
 import type { DataElement } from "../dpp/elements";
@@ -19,7 +20,7 @@ type PassportAccess = { passport: ReadPassport; overrides: Overrides };
 
 /** The passport's ids and its brand's overrides, in one query; `by` names the passport by its id or its UID. */
 export async function passportAccess(deps: Pick<AppDeps, "db">, by: { dppId: string } | { uid: string }): Promise<PassportAccess> {
-  const query = deps.db("app.products as p")
+  const query = prepared(deps.db("app.products as p"))
     .leftJoin("app.access_overrides as o", "o.brand_id", "p.brand_id")
     .groupBy("p.id")
     .first<{ id: number; brand_id: number; uid: string; dpp_id: string; overrides: Record<string, AccessClass> | null } | undefined>(

@@ -1,5 +1,5 @@
 // SQL for brand accounts and their API keys (tables app.brands and app.api_keys).
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 
 export type BrandStatus = "active" | "suspended";
 
@@ -179,7 +179,7 @@ export async function findBrandByKeyHash(
   db: Knex,
   keyHash: Buffer,
 ): Promise<{ keyId: number; keyHash: Buffer; lastUsedAt: Date | null; revokedAt: Date | null; brand: BrandRecord } | undefined> {
-  const row = await db("app.api_keys as k")
+  const row = await prepared(db("app.api_keys as k"))
     .join("app.brands as b", "b.id", "k.brand_id")
     .where("k.key_hash", keyHash)
     .where((q) => q.whereNull("k.revoked_at").orWhere("k.revoked_at", ">", db.fn.now()))

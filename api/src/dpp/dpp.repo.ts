@@ -1,6 +1,6 @@
 // SQL of the EN 18222 lifecycle API: passports by product identifier, the version current at an instant, the
 // lifecycle status and the links between model, batch and item passports (migration 033).
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 import type { Granularity } from "../passports/content";
 
 /** One anchored version of a passport (app.passport_version_history). */
@@ -36,7 +36,7 @@ export async function versionsOf(db: Knex, productId: number): Promise<VersionRe
  * id, so a read can ask for it alongside the product row rather than after it.
  */
 export async function versionsOfDpp(db: Knex, dppId: string): Promise<VersionRecord[]> {
-  return db("app.passport_version_history")
+  return prepared(db("app.passport_version_history"))
     .where("product_id", db("app.products").select("id").where("dpp_id", dppId))
     .orderBy("version")
     .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
@@ -52,7 +52,7 @@ export type PassportRef = { product_id: number; dpp_id: string; granularity: Gra
  * that lot's batch passport and its items; alone, every passport of the trade item (model first).
  */
 export async function passportsByKey(db: Knex, key: ProductKey, limit = 100): Promise<PassportRef[]> {
-  const query = db("app.products").select<PassportRef[]>("id as product_id", "dpp_id", "granularity", "brand_id").limit(limit);
+  const query = prepared(db("app.products")).select<PassportRef[]>("id as product_id", "dpp_id", "granularity", "brand_id").limit(limit);
   if ("uid" in key) return query.where("uid", key.uid.toUpperCase());
   query.where("gtin", key.gtin);
   if (key.serial !== undefined) query.where("serial", key.serial);

@@ -1,5 +1,5 @@
 // SQL for factories: the indexer's registry views joined with the off-chain profiles in schema app.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 
 export type FactoryRecord = {
   factoryId: number;
@@ -102,8 +102,7 @@ export async function findFactory(db: Knex, schema: string, factoryId: number): 
  */
 export async function findFactories(db: Knex, schema: string, factoryIds: number[]): Promise<FactoryRecord[]> {
   if (factoryIds.length === 0) return [];
-  const rows = await db
-    .from(db.raw("unnest(?::bigint[]) as ids(id)", [factoryIds]))
+  const rows = await prepared(db.from(db.raw("unnest(?::bigint[]) as ids(id)", [factoryIds])))
     .leftJoin(db.raw("??.factory as f on f.factory_id = ids.id", [schema]))
     .leftJoin("app.factory_profiles as p", "p.factory_id", "ids.id")
     .leftJoin(db.raw("??.factory_stats as s on s.factory_id = ids.id", [schema]))

@@ -1,6 +1,6 @@
 // SQL for usage meters. Limits are enforced by one conditional upsert per counter, so Postgres, not the process,
 // decides who gets the last unit: concurrent requests past a limit are admitted exactly up to the limit.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 import type { EffectiveLimits } from "../plans/catalogue";
 
 export type MonthlyMeter = "api_calls" | "certs" | "scans" | "carbon_ratings";
@@ -58,7 +58,7 @@ export async function meterCallRow(
 }
 
 export async function readMonthly(db: Knex, brandId: number, period: string): Promise<Record<MonthlyMeter, number>> {
-  const rows = await db("app.usage_monthly").where({ brand_id: brandId, period }).select<Array<{ meter: MonthlyMeter; count: number }>>("meter", "count");
+  const rows = await prepared(db("app.usage_monthly")).where({ brand_id: brandId, period }).select<Array<{ meter: MonthlyMeter; count: number }>>("meter", "count");
   const counts: Record<MonthlyMeter, number> = { api_calls: 0, certs: 0, scans: 0, carbon_ratings: 0 };
   for (const row of rows) counts[row.meter] = row.count;
   return counts;
@@ -66,7 +66,7 @@ export async function readMonthly(db: Knex, brandId: number, period: string): Pr
 
 /** Calls per endpoint in the period, busiest first. */
 export async function readEndpoints(db: Knex, brandId: number, period: string): Promise<Array<{ endpoint: string; calls: number }>> {
-  return db("app.usage_endpoints")
+  return prepared(db("app.usage_endpoints"))
     .where({ brand_id: brandId, period })
     .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
     .select<Array<{ endpoint: string; calls: number }>>("endpoint", "calls");

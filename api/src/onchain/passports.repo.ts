@@ -1,6 +1,6 @@
 // Reads the indexer's passport views (schema `onchain`). Ponder stores bigints as numeric and hex as lower-case
 // text; this module is the one place that turns them into the API's types.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 
 export type IndexedPassport = {
   tokenId: string;
@@ -41,8 +41,7 @@ type PassportRow = {
 };
 
 export async function findIndexedPassport(db: Knex, schema: string, tokenId: string): Promise<IndexedPassport | undefined> {
-  const row = await db
-    .withSchema(schema)
+  const row = await prepared(db.withSchema(schema))
     .from("passport as p")
     .leftJoin("passport_owner as o", "o.token_id", "p.token_id")
     .where("p.token_id", tokenId)
@@ -76,8 +75,7 @@ export async function findIndexedPassport(db: Knex, schema: string, tokenId: str
 }
 
 export async function listSupplyChainEvents(db: Knex, schema: string, tokenId: string): Promise<IndexedSupplyChainEvent[]> {
-  const rows = await db
-    .withSchema(schema)
+  const rows = await prepared(db.withSchema(schema))
     .from("supply_chain_event")
     .where("token_id", tokenId)
     .orderBy([{ column: "block_number" }, { column: "log_index" }])

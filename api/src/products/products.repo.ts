@@ -1,5 +1,5 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 import type { Granularity, Lineage, Provenance } from "../passports/content";
 import type { TextileData } from "../passports/textile";
 
@@ -104,7 +104,7 @@ const PRODUCT_COLUMNS = [
 ];
 
 function productQuery(db: Knex) {
-  return productsQuery(db).first<ProductRow | undefined>(...PRODUCT_COLUMNS);
+  return prepared(productsQuery(db).first<ProductRow | undefined>(...PRODUCT_COLUMNS));
 }
 
 /**
