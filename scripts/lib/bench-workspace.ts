@@ -3,6 +3,7 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { postgresCpuSeconds } from "./proc-cpu";
 import { startEmbeddedPostgres } from "./postgres";
 import { freePort } from "./processes";
 
@@ -12,6 +13,8 @@ export type BenchWorkspace = {
   stopLater: (stop: () => Promise<void>) => void;
   /** Starts the benchmark's own embedded Postgres (data in `dir`) and returns the URL of its database "bench". */
   postgres: () => Promise<string>;
+  /** CPU seconds the Postgres started by `postgres` has used so far (its server and every backend), 0 before. */
+  postgresCpuSeconds: () => number;
 };
 
 export async function inBenchWorkspace(prefix: string, body: (workspace: BenchWorkspace) => Promise<void>): Promise<void> {
@@ -28,14 +31,17 @@ export async function inBenchWorkspace(prefix: string, body: (workspace: BenchWo
   // Ctrl-C stops Postgres, the chain and the indexer too, not only this process.
   const onSignal = () => void stopAll().then(() => process.exit(130));
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, onSignal);
+  let postmaster: number | undefined;
   const workspace: BenchWorkspace = {
     dir,
     stopLater: (stop) => void stoppers.push(stop),
     postgres: async () => {
       const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: await freePort(), databases: ["bench"], persistent: false });
       stoppers.push(pg.stop);
+      postmaster = pg.pid;
       return pg.url("bench");
     },
+    postgresCpuSeconds: () => (postmaster === undefined ? 0 : postgresCpuSeconds(postmaster)),
   };
   try {
     await body(workspace);
