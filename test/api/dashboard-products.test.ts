@@ -269,6 +269,14 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       expect(verified.data.map((p: { uid: string }) => p.uid)).to.deep.equal([uid]);
       expect(verified.data[0]).to.include({ passport_status: "verified", chain_status: "active", tx_hash: cert.tx_hash });
       expect((await json(await editor.call(`/api/dashboard/products?q=${uid}&status=unissued`))).meta.total).to.equal(0);
+      expect((await json(await editor.call(`/api/dashboard/products?q=${uid}&status=pending`))).meta.total).to.equal(0);
+      // Without a word to search, the state filters count and page the brand's passports alone (issuance ledger).
+      const allVerified = await json(await editor.call("/api/dashboard/products?status=verified"));
+      expect(allVerified.data.map((p: { uid: string }) => p.uid)).to.include(uid);
+      expect(allVerified.data.every((p: { passport_status: string }) => p.passport_status === "verified")).to.equal(true);
+      expect(allVerified.meta.total).to.be.at.least(1);
+      const pending = await json(await editor.call("/api/dashboard/products?status=pending"));
+      expect(pending.data.map((p: { uid: string }) => p.uid)).to.not.include(uid);
     });
   });
 

@@ -1,6 +1,6 @@
 // SQL of the dashboard's product list: a brand's products with their issuance and, from the indexer's passport view,
 // their chain status, searched, filtered and paged in Postgres.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 
 export type ProductListFilter = {
   q?: string;
@@ -35,18 +35,28 @@ function escapeLike(text: string): string {
 }
 
 /**
- * The issuance row and, once the views are published, the indexer's passport row of each product `p` of the brand.
- * The passport's own brand (migration 041) lets a filter by passport state start from the brand's passports (index
- * passports_brand_status) instead of every brand's.
+ * The issuance row and, once the views are published and `withChain`, the indexer's passport row of each product `p`
+ * of the brand. The passport's own brand (migration 041) lets a filter by passport state start from the brand's
+ * passports (index passports_brand_status) instead of every brand's.
  */
-function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number, chain: ChainView): Q {
+function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number, chain: ChainView, withChain = true): Q {
   query.leftJoin("app.passports as x", (on) => on.on("x.product_id", "p.id").andOnVal("x.brand_id", brandId));
-  if (chain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
+  if (chain && withChain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
   return query;
 }
 
+/** Only "lost" and "stolen" are read from the indexer's passport row; every other filter is answered without it. */
+const needsChain = (filter: ProductListFilter) => filter.status === "lost" || filter.status === "stolen";
+
+/**
+ * Marks the list's statements prepared (db/knex.ts) unless they search text: planning them cost Postgres more than
+ * running them, and their plan (the brand's newest products, by index) is the right one for every brand and filter.
+ * A search is planned each time: whether a word is in one product of eight or one in a million decides its plan.
+ */
+const preparedUnlessSearch = <Q extends Knex.QueryBuilder>(query: Q, filter: ProductListFilter): Q => (filter.q ? query : prepared(query));
+
 function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
-  const query = joinPassports(db("app.products as p"), brandId, chain).where("p.brand_id", brandId);
+  const query = joinPassports(db("app.products as p"), brandId, chain, needsChain(filter)).where("p.brand_id", brandId);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     query.where((w) => w.whereILike("p.uid", pattern).orWhereILike("p.sku", pattern).orWhereILike("p.name", pattern));
@@ -61,7 +71,7 @@ function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: C
  */
 function issuedFiltered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
   const query = db("app.passports as x").where("x.brand_id", brandId);
-  if (chain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
+  if (chain && needsChain(filter)) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
   return byStatus(query, filter, chain);
 }
 
@@ -118,12 +128,28 @@ export async function listBrandProducts(
 ): Promise<{ rows: ProductListRow[]; total: number; totalIsLowerBound: boolean }> {
   // The page is chosen first, from the ids alone: Postgres drops the joins no filter needs, and the rows an OFFSET
   // skips cost an index entry each (index 035's order) instead of a product row, two joins and a tag lookup each.
-  // Only the page's rows are then read in full.
+  // It is planned each time (a plan for one page size and depth is wrong for another); the page's rows are then read
+  // in full by their ids, a prepared statement whose plan is the same for every page.
   const pageIds = filtered(db, brandId, filter, chain)
     .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `p.${column}`, order })))
     .limit(page.limit)
     .offset(page.offset)
-    .select("p.id", "p.created_at");
+    .select<Array<{ id: number }>>("p.id");
+  const [ids, count] = await Promise.all([
+    pageIds,
+    // Counted over at most one match more than the cap: reaching it is how the list knows there are more.
+    preparedUnlessSearch(db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches")), filter).count<
+      Array<{ count: number }>
+    >({ count: "*" }),
+  ]);
+  const rows = await pageRows(db, brandId, ids.map((row) => row.id), chain);
+  const matches = Number(count[0]?.count ?? 0);
+  return { rows, total: Math.min(matches, LIST_COUNT_CAP), totalIsLowerBound: matches > LIST_COUNT_CAP };
+}
+
+/** The list's rows of the products `ids` of the brand, in the order of `ids`. */
+async function pageRows(db: Knex, brandId: number, ids: number[], chain: ChainView): Promise<ProductListRow[]> {
+  if (ids.length === 0) return [];
   const columns = [
     "p.id",
     "p.uid",
@@ -139,15 +165,11 @@ export async function listBrandProducts(
     db.raw(chain ? "op.mint_tx_hash AS chain_mint_tx_hash" : "NULL::text AS chain_mint_tx_hash"),
     db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
   ];
-  const [rows, count] = await Promise.all([
-    joinPassports(db.from(pageIds.as("page")).join("app.products as p", "p.id", "page.id"), brandId, chain)
-      .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `page.${column}`, order })))
-      .select<ProductListRow[]>(columns),
-    // Counted over at most one match more than the cap: reaching it is how the list knows there are more.
-    db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches")).count<Array<{ count: number }>>({ count: "*" }),
-  ]);
-  const matches = Number(count[0]?.count ?? 0);
-  return { rows, total: Math.min(matches, LIST_COUNT_CAP), totalIsLowerBound: matches > LIST_COUNT_CAP };
+  const rows = await prepared(joinPassports(db("app.products as p"), brandId, chain))
+    .whereRaw("p.id = ANY(?::int[])", [ids])
+    .select<ProductListRow[]>(columns);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is ProductListRow => row !== undefined);
 }
 
 /** How many products the brand has, and how many have a minted passport. */

@@ -2,7 +2,7 @@
 // shows ("verified" under the same rule as the public record: minted and indexed at the confirmation depth).
 import { finalBlockUpTo } from "../chain/finality";
 import type { AppDeps } from "../deps";
-import { indexerState } from "../onchain/indexer-state.repo";
+import { latestIndexerState } from "../onchain/indexer-state.repo";
 import { PASSPORT_STATUSES } from "../passports/stages";
 import { listBrandProducts, type ChainView, type ProductListFilter, type ProductListRow } from "./product-list.repo";
 
@@ -45,7 +45,7 @@ export async function listProducts(
 }
 
 async function chainView(deps: AppDeps): Promise<ChainView> {
-  const state = await indexerState(deps.db, deps.config.onchainSchema).catch(() => undefined);
+  const state = await latestIndexerState(deps.db, deps.config.onchainSchema).catch(() => undefined);
   if (!state) return undefined;
   return { schema: deps.config.onchainSchema, verifiedUpTo: finalBlockUpTo(state.indexedBlock, deps.config.confirmations) };
 }

@@ -1,5 +1,5 @@
 // SQL of brand users, their sessions and their single-use invitation and reset tokens.
-import type { Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 import type { Role } from "./roles";
 
 export type BrandUserRow = {
@@ -78,7 +78,7 @@ export async function insertSession(db: Knex, session: { tokenHash: Buffer; user
 
 /** The user of a live session (neither past its lifetime nor idle too long), with the brand it belongs to. */
 export function findSessionUser(db: Knex, tokenHash: Buffer): Promise<SessionUserRow | undefined> {
-  return db("app.brand_sessions as s")
+  return prepared(db("app.brand_sessions as s"))
     .join("app.brand_users as u", "u.id", "s.user_id")
     .join("app.brands as b", "b.id", "u.brand_id")
     .where("s.token_hash", tokenHash)
