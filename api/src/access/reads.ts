@@ -10,6 +10,7 @@ import { AccessClassRequiredError, NotFoundError } from "../errors";
 import type { DataElement } from "../dpp/elements";
 import { HEADER_FIELDS } from "../dpp/representation";
 import type { PassportContent } from "../passports/content";
+import type { ProductRow } from "../products/products.repo";
 import { atLeast, classOfPath, visibleContent, type AccessClass, type Overrides, type Visible } from "./classes";
 import { readerClassFor, type Reader } from "./readers";
 import { assertElementReadable, logRead, visibleRecord, type AccessBlock, type ReadOperation, type ReadPassport } from "./service";
@@ -17,6 +18,18 @@ import { assertElementReadable, logRead, visibleRecord, type AccessBlock, type R
 export { visibleRecord };
 
 type PassportAccess = { passport: ReadPassport; overrides: Overrides };
+
+/**
+ * What passportAccess would read, from a product row that carries its brand's overrides (a point read of
+ * products.repo); undefined for a row without them, which passportAccess then reads.
+ */
+export function accessOfProduct(product: ProductRow): PassportAccess | undefined {
+  if (product.access_overrides === undefined) return undefined;
+  return {
+    passport: { id: product.id, brand_id: product.brand_id, uid: product.uid, dpp_id: product.dpp_id },
+    overrides: (product.access_overrides ?? {}) as Overrides,
+  };
+}
 
 /** The passport's ids and its brand's overrides, in one query; `by` names the passport by its id or its UID. */
 export async function passportAccess(deps: Pick<AppDeps, "db">, by: { dppId: string } | { uid: string }): Promise<PassportAccess> {
@@ -161,8 +174,9 @@ export async function visiblePublicRecord<R extends { uid: string; content: Pass
   reader: Reader,
   record: R,
   operation: ReadOperation = "PublicRecord",
+  known?: PassportAccess,
 ) {
-  const { passport, overrides } = await passportAccess(deps, { uid: record.uid });
+  const { passport, overrides } = known ?? (await passportAccess(deps, { uid: record.uid }));
   const readerClass = readerClassFor(reader, passport.brand_id);
   const visible = visibleContent(record.content, readerClass, overrides);
   await logRead(deps, reader, readerClass, passport, operation, visible);

@@ -40,25 +40,52 @@ type PassportRow = {
   updated_tx_hash: string;
 };
 
+const PASSPORT_COLUMNS = [
+  "p.token_id",
+  "p.factory_id",
+  "p.data_hash",
+  "p.data_hash_version",
+  "p.status",
+  "p.tag_hash",
+  "o.owner",
+  "p.minted_block",
+  "p.minted_at",
+  "p.mint_tx_hash",
+  "p.updated_tx_hash",
+];
+
+function passportQuery(db: Knex, schema: string, tokenId: string) {
+  return prepared(db.withSchema(schema)).from("passport as p").leftJoin("passport_owner as o", "o.token_id", "p.token_id").where("p.token_id", tokenId);
+}
+
 export async function findIndexedPassport(db: Knex, schema: string, tokenId: string): Promise<IndexedPassport | undefined> {
-  const row = await prepared(db.withSchema(schema))
-    .from("passport as p")
-    .leftJoin("passport_owner as o", "o.token_id", "p.token_id")
-    .where("p.token_id", tokenId)
-    .first<PassportRow | undefined>(
-      "p.token_id",
-      "p.factory_id",
-      "p.data_hash",
-      "p.data_hash_version",
-      "p.status",
-      "p.tag_hash",
-      "o.owner",
-      "p.minted_block",
-      "p.minted_at",
-      "p.mint_tx_hash",
-      "p.updated_tx_hash",
-    );
-  if (!row) return undefined;
+  const row = await passportQuery(db, schema, tokenId).first<PassportRow | undefined>(...PASSPORT_COLUMNS);
+  return row ? toIndexedPassport(row) : undefined;
+}
+
+/**
+ * A passport with its supply-chain events, oldest first, in one statement: the public record reads both on every
+ * request, and a round trip cost the API more than the read. Undefined while the indexer has no such passport (a
+ * token has events only once minted).
+ */
+export async function findIndexedPassportWithEvents(
+  db: Knex,
+  schema: string,
+  tokenId: string,
+): Promise<{ passport: IndexedPassport; events: IndexedSupplyChainEvent[] } | undefined> {
+  const row = await passportQuery(db, schema, tokenId).first<(PassportRow & { events: EventRow[] }) | undefined>(
+    ...PASSPORT_COLUMNS,
+    db.raw(
+      `coalesce((SELECT json_agg(json_build_object('id', e.id, 'factory_id', e.factory_id::text, 'stage', e.stage, 'details_hash', e.details_hash,
+         'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash) ORDER BY e.block_number, e.log_index)
+       FROM ??.supply_chain_event e WHERE e.token_id = p.token_id), '[]') AS events`,
+      [schema],
+    ),
+  );
+  return row ? { passport: toIndexedPassport(row), events: row.events.map(toSupplyChainEvent) } : undefined;
+}
+
+function toIndexedPassport(row: PassportRow): IndexedPassport {
   return {
     tokenId: String(row.token_id),
     factoryId: Number(row.factory_id),
@@ -74,21 +101,19 @@ export async function findIndexedPassport(db: Knex, schema: string, tokenId: str
   };
 }
 
+type EventRow = { id: string; factory_id: string; stage: number; details_hash: string; block_number: string; timestamp: string; tx_hash: string };
+
 export async function listSupplyChainEvents(db: Knex, schema: string, tokenId: string): Promise<IndexedSupplyChainEvent[]> {
   const rows = await prepared(db.withSchema(schema))
     .from("supply_chain_event")
     .where("token_id", tokenId)
     .orderBy([{ column: "block_number" }, { column: "log_index" }])
-    .select<Array<{ id: string; factory_id: string; stage: number; details_hash: string; block_number: string; timestamp: string; tx_hash: string }>>(
-      "id",
-      "factory_id",
-      "stage",
-      "details_hash",
-      "block_number",
-      "timestamp",
-      "tx_hash",
-    );
-  return rows.map((row) => ({
+    .select<EventRow[]>("id", "factory_id", "stage", "details_hash", "block_number", "timestamp", "tx_hash");
+  return rows.map(toSupplyChainEvent);
+}
+
+function toSupplyChainEvent(row: EventRow): IndexedSupplyChainEvent {
+  return {
     id: row.id,
     factoryId: Number(row.factory_id),
     stage: row.stage,
@@ -96,5 +121,5 @@ export async function listSupplyChainEvents(db: Knex, schema: string, tokenId: s
     blockNumber: Number(row.block_number),
     timestamp: new Date(Number(row.timestamp) * 1000),
     txHash: row.tx_hash,
-  }));
+  };
 }

@@ -1,7 +1,7 @@
 // A passport as the customer-facing pages show it: the public record as the public may see it (docs/access.md: the
 // elements a brand or the defaults give only to readers with a legitimate interest or authorities are absent), with
 // its brand's white-label branding and, once minted, its certificate PDF.
-import { visiblePublicRecord } from "../access/reads";
+import { accessOfProduct, visiblePublicRecord } from "../access/reads";
 import { PUBLIC_READER } from "../access/readers";
 import type { AppDeps } from "../deps";
 import { findPageBrand, type PageBrandRow } from "../brands/brand-profile.repo";
@@ -31,7 +31,7 @@ export async function passportPage(deps: AppDeps, uid: string): Promise<Passport
   if (!brandRow) throw new NotFoundError("Passport");
   const { product } = passport;
   const minted = product.passport_status === "minted" && product.passport_tx_hash !== null;
-  const visible = await visiblePublicRecord(deps, PUBLIC_READER, buildPublicRecord(deps.config, passport));
+  const visible = await visiblePublicRecord(deps, PUBLIC_READER, buildPublicRecord(deps.config, passport), "PublicRecord", accessOfProduct(product));
   // A maker the brand withholds from the public reads as none declared (the record leaves the key out).
   const record = { manufacturer: null, ...visible } as PublicRecord & { access: { withheld: string[] } };
   return {

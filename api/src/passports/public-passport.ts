@@ -2,7 +2,7 @@
 import type { AppDeps } from "../deps";
 import { NotFoundError } from "../errors";
 import { indexerState, type IndexerState } from "../onchain/indexer-state.repo";
-import { findIndexedPassport, listSupplyChainEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
+import { findIndexedPassportWithEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
 import { fromViews } from "../onchain/views";
 import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "./content";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
@@ -47,14 +47,15 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
   const content = passportContentFor(product);
   const tokenId = tokenIdOf(product.uid);
   const parentIds = [content.passport?.model?.id, content.passport?.batch?.id].filter((id): id is string => id !== undefined);
-  const [indexed, indexer, events, factory, parents, stageConfirmations] = await Promise.all([
-    fromViews(() => findIndexedPassport(deps.db, schema, tokenId)).catch(() => undefined),
+  const [chain, indexer, factory, parents, stageConfirmations] = await Promise.all([
+    fromViews(() => findIndexedPassportWithEvents(deps.db, schema, tokenId)).catch(() => undefined),
     state ?? indexerState(deps.db, schema).catch(() => undefined),
-    fromViews(() => listSupplyChainEvents(deps.db, schema, tokenId)).catch(() => []),
     product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
     findParentPassports(deps.db, product.brand_id, parentIds),
     content.textile?.stages?.length ? listConfirmedStages(deps.db, product.brand_id, stageSources(content)) : [],
   ]);
+  const indexed = chain?.passport;
+  const events = chain?.events ?? [];
   // The factories of the supply chain besides the manufacturer, in one query however many there are.
   const eventFactoryIds = [...new Set(events.map((e) => e.factoryId))];
   const others = eventFactoryIds.filter((id) => id !== factory?.factoryId);

@@ -64,6 +64,12 @@ export type ProductRow = {
   passport_chain_id: number | null;
   passport_block_number: string | null;
   passport_minted_at: Date | null;
+  /**
+   * The brand's access overrides (element -> access class, null when it has none; access/classes.ts), read with the
+   * product by the point reads (findProductByUid, findProductByDppId) so a public read needs no statement of its own
+   * for them; absent from the rows of findProductsByIds.
+   */
+  access_overrides?: Record<string, string> | null;
 };
 
 /** A product by UID, case-insensitively (UIDs are stored upper case), with everything its passport shows. */
@@ -104,7 +110,10 @@ const PRODUCT_COLUMNS = [
 ];
 
 function productQuery(db: Knex) {
-  return prepared(productsQuery(db).first<ProductRow | undefined>(...PRODUCT_COLUMNS));
+  return prepared(productsQuery(db)).first<ProductRow | undefined>(
+    ...PRODUCT_COLUMNS,
+    db.raw("(SELECT json_object_agg(o.element, o.access_class) FROM app.access_overrides o WHERE o.brand_id = p.brand_id) AS access_overrides"),
+  );
 }
 
 /**

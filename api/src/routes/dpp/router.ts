@@ -2,7 +2,7 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
 import type { AppDeps, AppState } from "../../deps";
-import { visiblePublicRecord } from "../../access/reads";
+import { accessOfProduct, visiblePublicRecord } from "../../access/reads";
 import { markReaderResponse, requestReader } from "../../middleware/reader";
 import { renderJson, sendRendered, type RenderedJson } from "../../middleware/etag";
 import { IndexedReadCache, sharedIndexerState } from "../../onchain/indexed-read-cache";
@@ -56,7 +56,10 @@ export function dppRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppSt
         // cached; a reader's is rendered for it, logged, and never stored by a shared cache.
         const reader = await requestReader(deps, ctx);
         const state = await indexer().catch(() => undefined);
-        const render = async () => renderJson(await visiblePublicRecord(deps, reader, buildPublicRecord(deps.config, await publicPassport(deps, uid, state))));
+        const render = async () => {
+          const passport = await publicPassport(deps, uid, state);
+          return renderJson(await visiblePublicRecord(deps, reader, buildPublicRecord(deps.config, passport), "PublicRecord", accessOfProduct(passport.product)));
+        };
         const record = reader.class === "public" ? await records.read(uid, state?.indexedBlock, render) : await render();
         sendRendered(ctx, record, 5);
         markReaderResponse(ctx, reader);
