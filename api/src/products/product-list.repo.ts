@@ -84,14 +84,16 @@ function byStatus<Q extends Knex.QueryBuilder>(query: Q, filter: ProductListFilt
     // not by the indexer's passport view: joining every match to the view cost a scan of all brands' passports. The
     // ledger moves a claim back to pending when its block leaves the chain, and the indexer has every block up to
     // `verifiedUpTo`, so both say the same but for the moments between a reorg and the ledger noticing it.
+    // The state is written into the statement, not bound: a prepared statement's plan may use index 042 (partial, of
+    // minted passports) only if its text says `status = 'minted'`.
     case "pending":
       // Issued or being issued, but not yet at the confirmation depth (or not yet indexed).
       if (!chain) query.whereIn("x.status", ["pending", "minted"]);
-      else query.where((w) => w.where("x.status", "pending").orWhere((m) => m.where("x.status", "minted").andWhere("x.block_number", ">", chain.verifiedUpTo)));
+      else query.where((w) => w.whereRaw("x.status = 'pending'").orWhere((m) => m.whereRaw("x.status = 'minted'").andWhere("x.block_number", ">", chain.verifiedUpTo)));
       break;
     case "verified":
       if (!chain) query.whereRaw("false");
-      else query.where("x.status", "minted").andWhere("x.block_number", "<=", chain.verifiedUpTo);
+      else query.whereRaw("x.status = 'minted'").andWhere("x.block_number", "<=", chain.verifiedUpTo);
       break;
     case "lost":
     case "stolen":
