@@ -1,7 +1,7 @@
 // Hot point reads run as named prepared statements (db/knex.ts `prepared`): planned once per connection, and still
 // right when a migration (or Ponder's new views) changes the columns under them.
 import { expect } from "chai";
-import { createDb, prepared, type Knex } from "../../api/src/db/knex";
+import { compiledOnce, createDb, prepared, type Knex } from "../../api/src/db/knex";
 import { createTestDatabase } from "../support/hooks";
 
 describe("prepared statements", () => {
@@ -41,6 +41,22 @@ describe("prepared statements", () => {
     await db.raw("ALTER TABLE prepared_probe ADD COLUMN colour text DEFAULT 'blue'");
     expect(await read(1)).to.deep.equal({ id: 1, label: "one", colour: "blue" });
     expect(await read(2)).to.deep.equal({ id: 2, label: "two", colour: "blue" });
+  });
+
+  it("builds a compiled-once statement's SQL on its first run only, each run with its own values beside the constants", async () => {
+    let builds = 0;
+    const byIdAndLabel = compiledOnce<{ id: number; label: string }, "id" | "label">((knex, param) => {
+      builds += 1;
+      // A constant bound by knex itself (the limit) stays as built; the parameters take each run's values.
+      return knex("prepared_probe").where("id", param("id")).orWhere("label", param("label")).orderBy("id").limit(5).select("id", "label");
+    });
+    expect(await byIdAndLabel(db, { id: 1, label: "two" })).to.deep.equal([{ id: 1, label: "one" }, { id: 2, label: "two" }]);
+    expect(await byIdAndLabel(db, { id: 2, label: "none" })).to.deep.equal([{ id: 2, label: "two" }]);
+    expect(await byIdAndLabel(db, { id: 9, label: "none" })).to.deep.equal([]);
+    expect(builds).to.equal(1);
+    let error: Error | undefined;
+    await byIdAndLabel(db, { id: 1 }).catch((e: Error) => (error = e));
+    expect(error?.message).to.include("no value for the statement's parameter label");
   });
 
   it("passes a statement's own errors on", async () => {

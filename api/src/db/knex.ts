@@ -1,5 +1,5 @@
 // The Postgres connection pool (knex + pg). Only repos and migrations import this module.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import knexFactory, { type Knex } from "knex";
 import pg from "pg";
 import type { DatabaseSettings } from "./settings";
@@ -33,6 +33,32 @@ let generation = 0;
  */
 export function prepared<Q extends Knex.QueryBuilder | Knex.Raw>(query: Q): Q {
   return (query as Knex.QueryBuilder).options({ prepare: true }) as Q;
+}
+
+/** Marks, in a statement `compiledOnce` builds, where a value given at run time goes (a text no value holds). */
+const PARAMETER_PREFIX = `param:${randomUUID()}:`;
+
+/**
+ * A prepared statement whose SQL knex builds once, on its first run, instead of on every run: for the hottest point
+ * reads, building a statement of five joins and twenty columns cost the API more CPU (0.2 ms) than Postgres spent
+ * running it. `build` names each value given at run time with `param(name)`; it must build the same SQL every time
+ * (no branches on values). Runs answer the statement's rows.
+ */
+export function compiledOnce<Row, Name extends string>(
+  build: (db: Knex, param: (name: Name) => string) => Knex.QueryBuilder,
+): (db: Knex, values: Partial<Record<Name, unknown>>) => Promise<Row[]> {
+  let compiled: { sql: string; bindings: readonly unknown[] } | undefined;
+  return async (db, values) => {
+    compiled ??= build(db, (name) => PARAMETER_PREFIX + name).toSQL();
+    const bindings = compiled.bindings.map((value) => {
+      if (typeof value !== "string" || !value.startsWith(PARAMETER_PREFIX)) return value;
+      const name = value.slice(PARAMETER_PREFIX.length) as Name;
+      if (values[name] === undefined) throw new Error(`compiledOnce: no value for the statement's parameter ${name}`);
+      return values[name];
+    });
+    const result = await prepared(db.raw<{ rows: Row[] }>(compiled.sql, bindings as Knex.RawBinding[]));
+    return result.rows;
+  };
 }
 
 class PreparingPgClient extends KnexPgClient {

@@ -1,5 +1,5 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, type Knex } from "../db/knex";
 import type { Granularity, Lineage, Provenance } from "../passports/content";
 import type { TextileData } from "../passports/textile";
 
@@ -74,17 +74,26 @@ export type ProductRow = {
 
 /** A product by UID, case-insensitively (UIDs are stored upper case), with everything its passport shows. */
 export async function findProductByUid(db: Knex, uid: string, brandId?: number): Promise<ProductRow | undefined> {
-  const query = productQuery(db).where("p.uid", uid.toUpperCase());
-  if (brandId !== undefined) query.where("p.brand_id", brandId);
-  return query;
+  const read = brandId === undefined ? productByUid(db, { key: uid.toUpperCase() }) : productByUidOfBrand(db, { key: uid.toUpperCase(), brandId });
+  return (await read)[0];
 }
 
 /** A product by its persistent passport id (EN 18219, migration 033), with everything its passport shows. */
 export async function findProductByDppId(db: Knex, dppId: string, brandId?: number): Promise<ProductRow | undefined> {
-  const query = productQuery(db).where("p.dpp_id", dppId);
-  if (brandId !== undefined) query.where("p.brand_id", brandId);
-  return query;
+  const read = brandId === undefined ? productByDppId(db, { key: dppId }) : productByDppIdOfBrand(db, { key: dppId, brandId });
+  return (await read)[0];
 }
+
+// The point reads of a product, each built by knex once (compiledOnce): by UID or passport id, of any brand or one.
+const productBy = (column: "p.uid" | "p.dpp_id", ofBrand: boolean) =>
+  compiledOnce<ProductRow, "key" | "brandId">((db, param) => {
+    const query = productQuery(db).where(column, param("key"));
+    return ofBrand ? query.where("p.brand_id", param("brandId")) : query;
+  });
+const productByUid = productBy("p.uid", false);
+const productByUidOfBrand = productBy("p.uid", true);
+const productByDppId = productBy("p.dpp_id", false);
+const productByDppIdOfBrand = productBy("p.dpp_id", true);
 
 /** What a product is read with: its row, brand, manufacturer profile, custom domain and issuance state. */
 const PRODUCT_COLUMNS = [
@@ -110,7 +119,7 @@ const PRODUCT_COLUMNS = [
 ];
 
 function productQuery(db: Knex) {
-  return prepared(productsQuery(db)).first<ProductRow | undefined>(
+  return productsQuery(db).first<ProductRow | undefined>(
     ...PRODUCT_COLUMNS,
     db.raw("(SELECT json_object_agg(o.element, o.access_class) FROM app.access_overrides o WHERE o.brand_id = p.brand_id) AS access_overrides"),
   );
