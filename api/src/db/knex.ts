@@ -17,7 +17,7 @@ const KnexPgClient = require("knex/lib/dialects/postgres") as new (config: Knex.
   _query(connection: PgConnection, obj: QueryObject): Promise<QueryObject>;
 };
 
-/** Distinct statements `prepare` has named; a bound on what a misuse (a statement built with its values) could leak. */
+/** Distinct statements `prepared` has named; a bound on what a misuse (a statement built with its values) could leak. */
 const MAX_PREPARED = 500;
 const preparedNames = new Map<string, string>();
 /** Raised when a table or view under a prepared statement changed its columns (a migration, Ponder's new views). */
