@@ -102,17 +102,20 @@ async function settled(api: Stack["api"]): Promise<void> {
 }
 
 /**
- * A page of a dashboard list, for `query`; `deep`: the middle page of all there are. The list counts only up to
- * 10,000 (then says "10,000+"): beyond that, the last page is found by asking for pages, doubling then halving.
+ * The first page of a dashboard list, for `query`, and its middle page as the dashboard asks for it: by the cursor of
+ * the page before (Next page). `byNumber`: also the middle page by its number alone (a link typed or shared), which
+ * the list counts off from the first. The list counts only up to 10,000 (then says "10,000+"): beyond that, the last
+ * page is found by asking for pages, doubling then halving.
  */
-async function dashboardPages(base: string, cookie: string, name: string, query: string): Promise<Target[]> {
+async function dashboardPages(base: string, cookie: string, name: string, query: string, byNumber = false): Promise<Target[]> {
   const headers = { Cookie: cookie };
   const first = `/api/dashboard/products?per_page=25${query ? `&${query}` : ""}`;
+  type Page = { data: unknown[]; meta: { total: number; total_is_lower_bound?: boolean; next_cursor: string | null } };
   const read = async (page: number) => {
     const path = `${first}&page=${page}`;
     const res = await fetch(base + path, { headers });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-    return (await res.json()) as { data: unknown[]; meta: { total: number; total_is_lower_bound?: boolean } };
+    return (await res.json()) as Page;
   };
   const { meta } = await read(1);
   let pages = Math.max(1, Math.ceil(meta.total / 25));
@@ -125,10 +128,13 @@ async function dashboardPages(base: string, cookie: string, name: string, query:
       else high = mid;
     }
   }
-  const middle = Math.max(1, Math.ceil(pages / 2));
+  const middle = Math.max(2, Math.ceil(pages / 2));
+  const cursor = (await read(middle - 1)).meta.next_cursor;
+  const where = `page ${middle.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}`;
   return [
     { name: `${name}, first page`, requests: [[first, headers]] },
-    { name: `${name}, page ${middle.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}`, requests: [[`${first}&page=${middle}`, headers]] },
+    ...(cursor ? [{ name: `${name}, ${where}`, requests: [[`${first}&page=${middle}&after=${cursor}`, headers]] as Request[] }] : []),
+    ...(byNumber ? [{ name: `${name}, ${where} by number`, requests: [[`${first}&page=${middle}`, headers]] as Request[] }] : []),
   ];
 }
 
@@ -138,7 +144,7 @@ async function targetsFor(stack: Stack, db: Knex, brands: SeededBrand[]): Promis
   const keyOf = new Map(brands.map((b) => [b.slug, { Authorization: `Bearer ${b.key}`, "X-Service-Brand": b.slug }]));
   const { cookie } = await dashboardClient(base, stack.api.db, largest.id, "viewer");
   const targets: Target[] = [
-    ...(await dashboardPages(base, cookie, "dashboard list (largest brand)", "")),
+    ...(await dashboardPages(base, cookie, "dashboard list (largest brand)", "", true)),
     // A broad word (one product in eight is a hoodie) and what a person looking for one product types: part of a SKU.
     ...(await dashboardPages(base, cookie, "dashboard search q=hoodie", "q=hoodie")),
     { name: "dashboard search q=0012345 (part of a SKU)", requests: [["/api/dashboard/products?per_page=25&q=0012345", { Cookie: cookie }]] },

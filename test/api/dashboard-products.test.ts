@@ -132,18 +132,20 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       for (const [i, category] of ["jeans", "jeans", "saree"].entries()) uids.push(await create({ sku: `SRCH-${tag}-${i}`, name: `Search ${tag} ${i}`, category }));
       const list = async (query: string) => json(await viewer.call(`/api/dashboard/products?${query}`));
       const all = await list(`q=srch-${tag.toUpperCase()}`);
-      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 3, total_is_lower_bound: false });
+      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 3, total_is_lower_bound: false, next_cursor: null, prev_cursor: null });
       expect(all.data.map((p: { uid: string }) => p.uid)).to.deep.equal([...uids].reverse());
       expect((await list(`q=${uids[1]!.toLowerCase()}`)).data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[1]]);
       expect((await list(`q=search%20${tag}&category=jeans`)).meta.total).to.equal(2);
       expect((await list(`q=${tag}&status=unissued`)).meta.total).to.equal(3);
       expect((await list(`q=${tag}&status=verified`)).meta.total).to.equal(0);
       const second = await list(`q=${tag}&per_page=2&page=2`);
-      expect(second.meta).to.deep.equal({ page: 2, per_page: 2, total: 3, total_is_lower_bound: false });
+      expect(second.meta).to.include({ page: 2, per_page: 2, total: 3, total_is_lower_bound: false, next_cursor: null });
+      expect(second.meta.prev_cursor).to.match(/^[0-9]+\.[0-9]+$/);
       expect(second.data.map((p: { uid: string }) => p.uid)).to.deep.equal([uids[0]]);
       // A wildcard in the search is a literal character, not a pattern.
       expect((await list(`q=%25`)).meta.total).to.equal(0);
-      for (const bad of ["status=minted", "per_page=101", "page=0", `q=${"x".repeat(101)}`, "colour=red"]) {
+      const badCursors = ["after=1.2&before=1.2", "after=abc", "before=1", `after=${"9".repeat(17)}.1`, "after=1.99999999999"];
+      for (const bad of ["status=minted", "per_page=101", "page=0", `q=${"x".repeat(101)}`, "colour=red", ...badCursors]) {
         expect((await viewer.call(`/api/dashboard/products?${bad}`)).status, bad).to.equal(422);
       }
     });
@@ -170,6 +172,44 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       expect(beyond.meta.total).to.equal(5);
     });
 
+    it("pages by cursor, forwards and back, in the order of the pages by number, to the microsecond", async () => {
+      const tag = randomBytes(3).toString("hex");
+      const uids = [];
+      for (let i = 0; i < 7; i += 1) uids.push(await create({ sku: `CUR-${tag}-${i}`, name: `Cursor ${tag} ${i}`, category: "jeans" }));
+      // Two pairs share an instant (only the id orders them) and the rest are a microsecond apart, which a
+      // millisecond cursor would lose.
+      const instants = ["00.000001", "00.000001", "00.000002", "00.000003", "00.000003", "00.000004", "01.000000"];
+      for (const [i, uid] of uids.entries()) await stack.api.db("app.products").where({ uid }).update({ created_at: stack.api.db.raw(`'2026-01-01T00:00:${instants[i]}Z'::timestamptz`) });
+      const list = async (query: string) => json(await viewer.call(`/api/dashboard/products?q=${tag}&per_page=2&${query}`));
+      const uidsOf = (page: { data: Array<{ uid: string }> }) => page.data.map((item) => item.uid);
+      const newestFirst = [...uids].reverse();
+
+      const forwards = [await list("page=1")];
+      expect(forwards[0]!.meta.prev_cursor).to.equal(null);
+      while (forwards.at(-1)!.meta.next_cursor) forwards.push(await list(`page=${forwards.length + 1}&after=${forwards.at(-1)!.meta.next_cursor}`));
+      expect(forwards.map(uidsOf)).to.deep.equal([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4, 6), newestFirst.slice(6)]);
+      // Each page by cursor is the page of that number by offset, with the same cursors.
+      for (const [i, page] of forwards.entries()) {
+        const byNumber = await list(`page=${i + 1}`);
+        expect(uidsOf(byNumber)).to.deep.equal(uidsOf(page));
+        expect(byNumber.meta).to.deep.equal(page.meta);
+      }
+      expect(forwards.at(-1)!.meta).to.include({ total: 7, next_cursor: null });
+
+      // Back from the last page to the first, by prev_cursor.
+      const backwards = [forwards.at(-1)!];
+      while (backwards.at(-1)!.meta.prev_cursor) backwards.push(await list(`before=${backwards.at(-1)!.meta.prev_cursor}`));
+      expect(backwards.map(uidsOf)).to.deep.equal(forwards.map(uidsOf).reverse());
+      expect(backwards.at(-1)!.meta.next_cursor).to.equal(forwards[0]!.meta.next_cursor);
+
+      // A filter pages by cursor the same way; a cursor past the end gives an empty page with the total.
+      const unissued = await list(`page=2&after=${forwards[0]!.meta.next_cursor}&status=unissued`);
+      expect(uidsOf(unissued)).to.deep.equal(newestFirst.slice(2, 4));
+      const end = await list(`after=1.1`);
+      expect(end.data).to.deep.equal([]);
+      expect(end.meta).to.include({ total: 7, next_cursor: null, prev_cursor: null });
+    });
+
     it("counts exactly up to 10,000 and beyond says 10,000 as a lower bound, while every page is still served", async () => {
       const { brand } = await createBrand(stack.api.db, { slug: "dash-products-cap", name: "Dashboard Cap Brand", uidPrefix: "DPC" });
       // 10,001 products, oldest first, written as an import would (no passports).
@@ -185,7 +225,7 @@ describe("dashboard: products, certificates, edits, tags, status, scans, overvie
       const capClient = await dashboardClient(stack.api.url, stack.api.db, brand.id, "viewer");
       const list = async (query: string) => json(await capClient.call(`/api/dashboard/products?${query}`));
       const all = await list("per_page=25");
-      expect(all.meta).to.deep.equal({ page: 1, per_page: 25, total: 10_000, total_is_lower_bound: true });
+      expect(all.meta).to.include({ page: 1, per_page: 25, total: 10_000, total_is_lower_bound: true, prev_cursor: null });
       expect(all.data[0].sku).to.equal("CAP-10001");
       // The last page, past the 10,000 counted, is served: the oldest product.
       const last = await list("per_page=25&page=401");

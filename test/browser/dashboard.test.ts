@@ -236,9 +236,26 @@ describe("dashboard in the browser", function () {
       expect(reasons[1]).to.include("price");
       expect(reasons[2]).to.include("fiber_composition");
 
-      // The good rows are products now: search for one from the list.
+      // The good rows are products now: page through them (Next asks for the page after the last row shown, Previous
+      // for the one before the first), then search for one from the list.
       await page.getByRole("link", { name: "See the products" }).click();
       await screenReady(page, "Products");
+      await page.getByLabel("Search products").fill(`BRW${run}-0`);
+      await page.getByRole("button", { name: "Apply filters" }).click();
+      const pager = page.getByRole("navigation", { name: "Pages of products" });
+      await pager.getByText("Page 1 of 2 (40 products)").waitFor({ timeout: SCREEN_WAIT_MS });
+      await page.getByRole("link", { name: `Browser Tee ${run} 40`, exact: true }).waitFor({ timeout: SCREEN_WAIT_MS });
+      await pager.getByRole("button", { name: "Next page" }).click();
+      await pager.getByText("Page 2 of 2 (40 products)").waitFor({ timeout: SCREEN_WAIT_MS });
+      expect(new URL(page.url()).searchParams.get("after")).to.match(/^[0-9]+\.[0-9]+$/);
+      await page.getByRole("link", { name: `Browser Tee ${run} 1`, exact: true }).waitFor({ timeout: SCREEN_WAIT_MS });
+      expect(await page.getByRole("link", { name: new RegExp(`^Browser Tee ${run} `) }).count()).to.equal(15);
+      expect(await pager.getByRole("button", { name: "Next page" }).isDisabled()).to.equal(true);
+      await pager.getByRole("button", { name: "Previous page" }).click();
+      await pager.getByText("Page 1 of 2 (40 products)").waitFor({ timeout: SCREEN_WAIT_MS });
+      await page.getByRole("link", { name: `Browser Tee ${run} 40`, exact: true }).waitFor({ timeout: SCREEN_WAIT_MS });
+      expect(await page.getByRole("link", { name: new RegExp(`^Browser Tee ${run} `) }).count()).to.equal(25);
+      await page.screenshot({ path: path.join(os.tmpdir(), "dashboard-products-pager.png"), fullPage: true });
       await page.getByLabel("Search products").fill(`BRW${run}-017`);
       await page.getByRole("button", { name: "Apply filters" }).click();
       await page.getByRole("status").filter({ hasText: "1 products found." }).waitFor({ timeout: SCREEN_WAIT_MS });

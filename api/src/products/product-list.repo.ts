@@ -121,32 +121,67 @@ function matching(db: Knex, brandId: number, filter: ProductListFilter, chain: C
   return passportsOnly ? issuedFiltered(db, brandId, filter, chain) : filtered(db, brandId, filter, chain);
 }
 
+/**
+ * Where a page of the list starts: skipping `offset` matches (a page asked for by number), or by key, the matches
+ * just after (`after`) or just before (`before`) a row of another page, in the list's order (newest first). A page
+ * by key costs what the first page costs however deep it is: Postgres seeks to the key in index 035's order, where an
+ * OFFSET counts off every match it skips.
+ */
+export type PageStart = { offset: number } | { after: ListKey } | { before: ListKey };
+/** A row's place in the list's order: when it was created, in microseconds since the epoch (Postgres' own precision), and its id. */
+export type ListKey = { createdUs: string; id: number };
+
+type PageIdRow = { id: number; created_us: string };
+const keyOf = (row: PageIdRow): ListKey => ({ createdUs: row.created_us, id: row.id });
+const KEY_SQL = "(timestamptz 'epoch' + ?::bigint * interval '1 microsecond', ?::bigint)";
+
 export async function listBrandProducts(
   db: Knex,
   brandId: number,
   filter: ProductListFilter,
-  page: { limit: number; offset: number },
+  page: { limit: number } & PageStart,
   chain: ChainView,
-): Promise<{ rows: ProductListRow[]; total: number; totalIsLowerBound: boolean }> {
+): Promise<{ rows: ProductListRow[]; total: number; totalIsLowerBound: boolean; next: ListKey | null; previous: ListKey | null }> {
   // The page is chosen first, from the ids alone: Postgres drops the joins no filter needs, and the rows an OFFSET
   // skips cost an index entry each (index 035's order) instead of a product row, two joins and a tag lookup each.
   // It is planned each time (a plan for one page size and depth is wrong for another); the page's rows are then read
-  // in full by their ids, a prepared statement whose plan is the same for every page.
+  // in full by their ids, a prepared statement whose plan is the same for every page. One id more than the page
+  // tells whether there is a page beyond it.
+  const backwards = "before" in page;
+  const order = backwards ? "asc" : "desc";
   const pageIds = filtered(db, brandId, filter, chain)
-    .orderBy(NEWEST_FIRST.map(({ column, order }) => ({ column: `p.${column}`, order })))
-    .limit(page.limit)
-    .offset(page.offset)
-    .select<Array<{ id: number }>>("p.id");
-  const [ids, count] = await Promise.all([
+    .orderBy(NEWEST_FIRST.map(({ column }) => ({ column: `p.${column}`, order })))
+    .limit(page.limit + 1)
+    .select<PageIdRow[]>("p.id", db.raw("(extract(epoch FROM p.created_at) * 1000000)::bigint::text AS created_us"));
+  if ("offset" in page) pageIds.offset(page.offset);
+  else {
+    const key = "after" in page ? page.after : page.before;
+    pageIds.whereRaw(`(p.created_at, p.id) ${backwards ? ">" : "<"} ${KEY_SQL}`, [key.createdUs, key.id]);
+  }
+  const [found, count] = await Promise.all([
     pageIds,
     // Counted over at most one match more than the cap: reaching it is how the list knows there are more.
     preparedUnlessSearch(db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches")), filter).count<
       Array<{ count: number }>
     >({ count: "*" }),
   ]);
+  const beyond = found.length > page.limit;
+  const ids = found.slice(0, page.limit);
+  if (backwards) ids.reverse();
   const rows = await pageRows(db, brandId, ids.map((row) => row.id), chain);
   const matches = Number(count[0]?.count ?? 0);
-  return { rows, total: Math.min(matches, LIST_COUNT_CAP), totalIsLowerBound: matches > LIST_COUNT_CAP };
+  const [first, last] = [ids[0], ids.at(-1)];
+  // Going forwards, the matches before this page are the ones skipped or the key's own page; going backwards, the
+  // extra id says whether there are more before.
+  const earlier = backwards ? beyond : "after" in page || page.offset > 0;
+  const later = backwards || beyond;
+  return {
+    rows,
+    total: Math.min(matches, LIST_COUNT_CAP),
+    totalIsLowerBound: matches > LIST_COUNT_CAP,
+    next: later && last ? keyOf(last) : null,
+    previous: earlier && first ? keyOf(first) : null,
+  };
 }
 
 /** The list's rows of the products `ids` of the brand, in the order of `ids`. */

@@ -4,10 +4,10 @@ import { finalBlockUpTo } from "../chain/finality";
 import type { AppDeps } from "../deps";
 import { latestIndexerState } from "../onchain/indexer-state.repo";
 import { PASSPORT_STATUSES } from "../passports/stages";
-import { listBrandProducts, type ChainView, type ProductListFilter, type ProductListRow } from "./product-list.repo";
+import { listBrandProducts, type ChainView, type ListKey, type PageStart, type ProductListFilter, type ProductListRow } from "./product-list.repo";
 
 export { LIST_COUNT_CAP } from "./product-list.repo";
-export type { ProductListFilter };
+export type { ListKey, PageStart, ProductListFilter };
 
 export type PassportStatus = "unissued" | "pending" | "confirming" | "verified";
 
@@ -26,12 +26,23 @@ export type ProductSummary = {
 
 const UNDEFINED_TABLE = "42P01";
 
+/**
+ * A page's cursor as the API gives it: the key of the row at its edge, `<created µs>.<id>`. Not opaque, and no secret:
+ * the dashboard's session scopes the list to its brand, so a cursor names at most an instant and a row id of it.
+ */
+export const LIST_CURSOR = "^[0-9]{1,16}\\.[0-9]{1,10}$";
+export const cursorOf = (key: ListKey | null): string | null => (key ? `${key.createdUs}.${key.id}` : null);
+export function keyOfCursor(cursor: string): ListKey {
+  const [createdUs, id] = cursor.split(".");
+  return { createdUs: createdUs!, id: Number(id) };
+}
+
 export async function listProducts(
   deps: AppDeps,
   brandId: number,
   filter: ProductListFilter,
-  page: { limit: number; offset: number },
-): Promise<{ items: ProductSummary[]; total: number; totalIsLowerBound: boolean }> {
+  page: { limit: number } & PageStart,
+): Promise<{ items: ProductSummary[]; total: number; totalIsLowerBound: boolean; next: ListKey | null; previous: ListKey | null }> {
   const chain = await chainView(deps);
   let result;
   try {
@@ -41,7 +52,8 @@ export async function listProducts(
     if ((error as { code?: string }).code !== UNDEFINED_TABLE || !chain) throw error;
     result = await listBrandProducts(deps.db, brandId, filter, page, undefined);
   }
-  return { items: result.rows.map((row) => summaryOf(row, chain)), total: result.total, totalIsLowerBound: result.totalIsLowerBound };
+  const { rows, ...paging } = result;
+  return { items: rows.map((row) => summaryOf(row, chain)), ...paging };
 }
 
 async function chainView(deps: AppDeps): Promise<ChainView> {

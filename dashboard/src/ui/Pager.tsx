@@ -3,7 +3,8 @@ import { formatNumber } from "./format";
 
 /**
  * `totalIsLowerBound`: the list counted its matches only up to `total` and there are more ("10,000+"); next stays
- * open past the pages counted, and closes on a page shorter than `perPage` (`shown`), the last one.
+ * open past the pages counted, and closes on a page shorter than `perPage` (`shown`), the last one. `hasNext`, where
+ * the list says whether a page follows, decides instead.
  */
 export function Pager({
   page,
@@ -11,6 +12,7 @@ export function Pager({
   total,
   totalIsLowerBound = false,
   shown,
+  hasNext,
   noun,
   onPage,
 }: {
@@ -19,12 +21,14 @@ export function Pager({
   total: number;
   totalIsLowerBound?: boolean;
   shown?: number;
+  hasNext?: boolean;
   noun: string;
   onPage: (page: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / perPage));
   const more = totalIsLowerBound ? "+" : "";
-  const last = totalIsLowerBound ? shown !== undefined && shown < perPage : page >= pages;
+  let last = totalIsLowerBound ? shown !== undefined && shown < perPage : page >= pages;
+  if (hasNext !== undefined) last = !hasNext;
   return (
     <nav className="pager" aria-label={`Pages of ${noun}`}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>

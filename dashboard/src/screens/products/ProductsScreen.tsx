@@ -36,6 +36,9 @@ export function ProductsScreen() {
   const search = new URLSearchParams(useSearch());
   const filters = { q: search.get("q") ?? "", status: statusFilter(search.get("status")), category: search.get("category") ?? "" };
   const page = Math.max(1, Number(search.get("page")) || 1);
+  // The page next to another is asked for by that page's cursor (as deep as it goes, it costs the list what the
+  // first page does); a page typed into the address by number is counted off from the first.
+  const cursor = { after: search.get("after") ?? "", before: search.get("before") ?? "" };
   const [draft, setDraft] = useState(filters);
   const [creating, setCreating] = useState(false);
   const canWrite = allows(session, "products.write");
@@ -51,17 +54,20 @@ export function ProductsScreen() {
               ...(filters.category ? { category: filters.category } : {}),
               page: String(page),
               per_page: String(PER_PAGE),
+              ...(cursor.after ? { after: cursor.after } : cursor.before ? { before: cursor.before } : {}),
             },
           },
         }),
       ),
-    [filters.q, filters.status, filters.category, page],
+    [filters.q, filters.status, filters.category, page, cursor.after, cursor.before],
   );
 
-  const go = (next: typeof filters, nextPage = 1) => {
+  const go = (next: typeof filters, nextPage = 1, from: { after?: string | null; before?: string | null } = {}) => {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(next)) if (value) query.set(key, value);
     if (nextPage > 1) query.set("page", String(nextPage));
+    if (nextPage > 1 && from.after) query.set("after", from.after);
+    else if (nextPage > 1 && from.before) query.set("before", from.before);
     const text = query.toString();
     navigate(text ? `/products?${text}` : "/products");
   };
@@ -188,7 +194,8 @@ export function ProductsScreen() {
                 totalIsLowerBound={products.data.meta.total_is_lower_bound}
                 shown={products.data.data.length}
                 noun="products"
-                onPage={(next) => go(filters, next)}
+                hasNext={products.data.meta.next_cursor !== null}
+                onPage={(next) => go(filters, next, next > page ? { after: products.data?.meta.next_cursor } : { before: products.data?.meta.prev_cursor })}
               />
             </>
           )}

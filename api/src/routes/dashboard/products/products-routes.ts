@@ -1,6 +1,7 @@
 // The dashboard's product screens: the list, registration, one product with its passport, edits re-anchored on
 // chain, certificate issuance, NFC tag assignment and lost / stolen / recovered.
 import type { AppDeps } from "../../../deps";
+import { ValidationError } from "../../../errors";
 import { errorResponse } from "../../../openapi/registry";
 import { brandAddress } from "../../../domains/service";
 import { setPassportStatus } from "../../../products/lifecycle";
@@ -8,7 +9,7 @@ import { createProduct, issueProductCertificate } from "../../../products/produc
 import { productDetail } from "../../../products/product-detail";
 import { editProduct } from "../../../products/product-edits";
 import { checkTranslations, productTranslations, saveProductTranslations } from "../../../i18n/product-texts";
-import { listProducts } from "../../../products/product-list";
+import { cursorOf, keyOfCursor, listProducts, type PageStart } from "../../../products/product-list";
 import { assignProductTag } from "../../../tags/service";
 import { actorOf } from "../../../team/service";
 import { defineRoute, type Route } from "../../define-route";
@@ -53,14 +54,20 @@ export function productRoutes(deps: AppDeps): Route[] {
         "422": errorResponse("an unknown filter or a malformed parameter, named in details"),
       },
       handler: async (ctx) => {
-        const { q, status, category } = ctx.query;
+        const { q, status, category, after, before } = ctx.query;
+        if (after !== undefined && before !== undefined) throw new ValidationError([{ field: "query.before", problem: "cannot be sent with after" }]);
         const page = pageOf(ctx.query);
-        const list = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, offset: page.offset });
+        let start: PageStart = { offset: page.offset };
+        if (after !== undefined) start = { after: keyOfCursor(after) };
+        else if (before !== undefined) start = { before: keyOfCursor(before) };
+        const list = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, ...start });
         ok(ctx, list.items.map((item) => presentSummary(deps.config, item)), 200, {
           page: page.page,
           per_page: page.perPage,
           total: list.total,
           total_is_lower_bound: list.totalIsLowerBound,
+          next_cursor: cursorOf(list.next),
+          prev_cursor: cursorOf(list.previous),
         });
       },
     }),

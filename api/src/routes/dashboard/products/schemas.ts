@@ -3,7 +3,7 @@ import { TAG_CHIPS } from "../../../tags/verdicts";
 import type { JsonSchema } from "../../../validation";
 import { publicRecordSchema, uidParam } from "../../dpp/schemas";
 import { createProductBody } from "../../v1/products/schemas";
-import { LIST_COUNT_CAP } from "../../../products/product-list";
+import { LIST_COUNT_CAP, LIST_CURSOR } from "../../../products/product-list";
 import { PAGE_QUERY, TIMESTAMP } from "../base";
 import { translationsOutput } from "../../../i18n/translation-schema";
 import { textileSchema } from "../../../passports/textile";
@@ -22,6 +22,12 @@ export const productListQuery = {
     status: { enum: ["unissued", "pending", "verified", "lost", "stolen"], description: "the passport's state" },
     category: { type: "string", maxLength: 40, description: "exact category (as stored, lower case)" },
     ...PAGE_QUERY,
+    after: {
+      type: "string",
+      pattern: LIST_CURSOR,
+      description: "a page's meta.next_cursor: the page after it (then `page` only numbers the page, and no offset is counted)",
+    },
+    before: { type: "string", pattern: LIST_CURSOR, description: "a page's meta.prev_cursor: the page before it (not with `after`)" },
   },
 } as const;
 
@@ -100,12 +106,14 @@ export const pageMetaSchema: JsonSchema = {
 export const productPageMetaSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["page", "per_page", "total", "total_is_lower_bound"],
+  required: ["page", "per_page", "total", "total_is_lower_bound", "next_cursor", "prev_cursor"],
   properties: {
     page: { type: "integer" },
     per_page: { type: "integer" },
     total: { type: "integer", description: `matching products, counted exactly up to ${LIST_COUNT_CAP.toLocaleString("en-US")}` },
     total_is_lower_bound: { type: "boolean", description: `true: more than ${LIST_COUNT_CAP.toLocaleString("en-US")} products match, and total is ${LIST_COUNT_CAP.toLocaleString("en-US")}` },
+    next_cursor: { type: ["string", "null"], description: "send as `after` for the next page; null on the last page" },
+    prev_cursor: { type: ["string", "null"], description: "send as `before` for the previous page; null on the first page" },
   },
 };
 
