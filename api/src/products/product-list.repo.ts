@@ -115,6 +115,34 @@ const NEWEST_FIRST = [
  */
 export const LIST_COUNT_CAP = 10_000;
 
+/**
+ * A count of at least this many matches is kept for COUNT_TTL_MS and given to the next pages of the same list: paging
+ * through a large catalogue counted the same thousands of matches again on every page, which cost Postgres more than
+ * the page. A smaller count is taken anew on each request, so a short list is always exact.
+ */
+export const COUNT_KEPT_FROM = 1_000;
+export const COUNT_TTL_MS = 5_000;
+const MAX_KEPT_COUNTS = 1_000;
+/** Counts being taken (shared by every request for the same list meanwhile) and large counts kept, by list. */
+const counts = new Map<string, { promise: Promise<number>; until: number }>();
+
+/** Drops the counts kept, so the next request for each list counts again (the volume benchmark, to see its plan). */
+export function forgetListCounts(): void {
+  counts.clear();
+}
+
+function countOnce(key: string, count: () => Promise<number>): Promise<number> {
+  const now = Date.now();
+  const kept = counts.get(key);
+  if (kept && kept.until > now) return kept.promise;
+  if (counts.size >= MAX_KEPT_COUNTS) counts.delete(counts.keys().next().value!);
+  const entry = { promise: count(), until: Number.POSITIVE_INFINITY };
+  counts.set(key, entry);
+  const forget = () => counts.get(key) === entry && counts.delete(key);
+  entry.promise.then((matches) => (matches >= COUNT_KEPT_FROM ? (entry.until = Date.now() + COUNT_TTL_MS) : forget()), forget);
+  return entry.promise;
+}
+
 /** What the list counts: the brand's passports alone where the filter needs only them, else its products. */
 function matching(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
   const passportsOnly = filter.status !== undefined && filter.status !== "unissued" && !filter.q && !filter.category;
@@ -158,18 +186,20 @@ export async function listBrandProducts(
     const key = "after" in page ? page.after : page.before;
     pageIds.whereRaw(`(p.created_at, p.id) ${backwards ? ">" : "<"} ${KEY_SQL}`, [key.createdUs, key.id]);
   }
-  const [found, count] = await Promise.all([
-    pageIds,
-    // Counted over at most one match more than the cap: reaching it is how the list knows there are more.
-    preparedUnlessSearch(db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches")), filter).count<
-      Array<{ count: number }>
-    >({ count: "*" }),
-  ]);
+  // Counted over at most one match more than the cap: reaching it is how the list knows there are more. Which
+  // passports are verified moves with the chain, so a count by passport state is kept only for its block.
+  const byBlock = filter.status === "pending" || filter.status === "verified" ? chain?.verifiedUpTo : undefined;
+  const countKey = JSON.stringify([brandId, filter.q, filter.category, filter.status, chain?.schema, byBlock]);
+  const countMatches = async () => {
+    const matches = db.from(matching(db, brandId, filter, chain).select(db.raw("1")).limit(LIST_COUNT_CAP + 1).as("matches"));
+    const [row] = await preparedUnlessSearch(matches, filter).count<Array<{ count: number }>>({ count: "*" });
+    return Number(row?.count ?? 0);
+  };
+  const [found, matches] = await Promise.all([pageIds, countOnce(countKey, countMatches)]);
   const beyond = found.length > page.limit;
   const ids = found.slice(0, page.limit);
   if (backwards) ids.reverse();
   const rows = await pageRows(db, brandId, ids.map((row) => row.id), chain);
-  const matches = Number(count[0]?.count ?? 0);
   const [first, last] = [ids[0], ids.at(-1)];
   // Going forwards, the matches before this page are the ones skipped or the key's own page; going backwards, the
   // extra id says whether there are more before.
