@@ -59,6 +59,22 @@ describe("prepared statements", () => {
     expect(error?.message).to.include("no value for the statement's parameter label");
   });
 
+  it("builds a statement once per shape (a schema named in it), each answering from its own table", async () => {
+    await db.raw("CREATE SCHEMA IF NOT EXISTS shape_b");
+    await db.raw("CREATE TABLE shape_b.prepared_probe (id int PRIMARY KEY, label text)");
+    await db.raw("INSERT INTO shape_b.prepared_probe VALUES (1, 'b-one')");
+    const built: string[] = [];
+    const labelIn = compiledOnce<{ label: string }, "id">((knex, param, schema) => {
+      built.push(schema);
+      return knex.withSchema(schema).from("prepared_probe").where("id", param("id")).select("label");
+    });
+    for (let round = 0; round < 2; round += 1) {
+      expect(await labelIn(db, { id: 1 }, "public")).to.deep.equal([{ label: "one" }]);
+      expect(await labelIn(db, { id: 1 }, "shape_b")).to.deep.equal([{ label: "b-one" }]);
+    }
+    expect(built).to.deep.equal(["public", "shape_b"]);
+  });
+
   it("passes a statement's own errors on", async () => {
     let error: (Error & { code?: string }) | undefined;
     await prepared(db("prepared_probe")).where({ missing: 1 }).first("*").catch((e: Error) => (error = e));

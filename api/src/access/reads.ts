@@ -4,7 +4,7 @@
 // above the public is logged. The other read paths (pages, badge, PDF, credential, Catena-X) go through
 // `visiblePublicRecord` or `publicContentOf`.
 import { heldAccess } from "../backup/held";
-import { prepared } from "../db/knex";
+import { compiledOnce } from "../db/knex";
 import type { AppDeps } from "../deps";
 import { AccessClassRequiredError, NotFoundError } from "../errors";
 import type { DataElement } from "../dpp/elements";
@@ -33,17 +33,7 @@ export function accessOfProduct(product: ProductRow): PassportAccess | undefined
 
 /** The passport's ids and its brand's overrides, in one query; `by` names the passport by its id or its UID. */
 export async function passportAccess(deps: Pick<AppDeps, "db">, by: { dppId: string } | { uid: string }): Promise<PassportAccess> {
-  const query = prepared(deps.db("app.products as p"))
-    .leftJoin("app.access_overrides as o", "o.brand_id", "p.brand_id")
-    .groupBy("p.id")
-    .first<{ id: number; brand_id: number; uid: string; dpp_id: string; overrides: Record<string, AccessClass> | null } | undefined>(
-      "p.id",
-      "p.brand_id",
-      "p.uid",
-      "p.dpp_id",
-      deps.db.raw("json_object_agg(o.element, o.access_class) FILTER (WHERE o.element IS NOT NULL) AS overrides"),
-    );
-  const row = await ("dppId" in by ? query.where("p.dpp_id", by.dppId) : query.where("p.uid", by.uid.toUpperCase()));
+  const [row] = "dppId" in by ? await accessByDppId(deps.db, { key: by.dppId }) : await accessByUid(deps.db, { key: by.uid.toUpperCase() });
   if (!row) {
     // A back-up's copy of another deployment's passport, with what that deployment withheld from the public.
     const held = await heldAccess(deps, by);
@@ -52,6 +42,19 @@ export async function passportAccess(deps: Pick<AppDeps, "db">, by: { dppId: str
   }
   return { passport: { id: row.id, brand_id: row.brand_id, uid: row.uid, dpp_id: row.dpp_id }, overrides: row.overrides ?? {} };
 }
+
+/** Built once each (compiledOnce): every EN 18222 read runs one of them. */
+const accessBy = (column: "p.dpp_id" | "p.uid") =>
+  compiledOnce<{ id: number; brand_id: number; uid: string; dpp_id: string; overrides: Record<string, AccessClass> | null }, "key">((db, param) =>
+    db("app.products as p")
+      .leftJoin("app.access_overrides as o", "o.brand_id", "p.brand_id")
+      .where(column, param("key"))
+      .groupBy("p.id")
+      .limit(1)
+      .select("p.id", "p.brand_id", "p.uid", "p.dpp_id", db.raw("json_object_agg(o.element, o.access_class) FILTER (WHERE o.element IS NOT NULL) AS overrides")),
+  );
+const accessByDppId = accessBy("p.dpp_id");
+const accessByUid = accessBy("p.uid");
 
 type DppRepresentation = { digitalProductPassportId: string; contentSpecificationIds: string[]; elements?: DataElement[] } & Record<string, unknown>;
 

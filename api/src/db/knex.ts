@@ -42,24 +42,32 @@ const PARAMETER_PREFIX = `param:${randomUUID()}:`;
  * A prepared statement whose SQL knex builds once, on its first run, instead of on every run: for the hottest point
  * reads, building a statement of five joins and twenty columns cost the API more CPU (0.2 ms) than Postgres spent
  * running it. `build` names each value given at run time with `param(name)`; it must build the same SQL every time
- * (no branches on values). Runs answer the statement's rows.
+ * for the same `shape` (no branches on values): a statement that names a schema taken from the configuration (the
+ * indexer's views) passes it as the shape, and is built once per schema. Runs answer the statement's rows.
  */
 export function compiledOnce<Row, Name extends string>(
-  build: (db: Knex, param: (name: Name) => string) => Knex.QueryBuilder,
-): (db: Knex, values: Partial<Record<Name, unknown>>) => Promise<Row[]> {
-  let compiled: { sql: string; bindings: readonly unknown[] } | undefined;
-  return async (db, values) => {
-    compiled ??= build(db, (name) => PARAMETER_PREFIX + name).toSQL();
-    const bindings = compiled.bindings.map((value) => {
+  build: (db: Knex, param: (name: Name) => string, shape: string) => Knex.QueryBuilder,
+): (db: Knex, values: Partial<Record<Name, unknown>>, shape?: string) => Promise<Row[]> {
+  const compiled = new Map<string, { sql: string; bindings: readonly unknown[] }>();
+  return async (db, values, shape = "") => {
+    let statement = compiled.get(shape);
+    if (!statement) {
+      statement = build(db, (name) => PARAMETER_PREFIX + name, shape).toSQL();
+      if (compiled.size < MAX_SHAPES) compiled.set(shape, statement);
+    }
+    const bindings = statement.bindings.map((value) => {
       if (typeof value !== "string" || !value.startsWith(PARAMETER_PREFIX)) return value;
       const name = value.slice(PARAMETER_PREFIX.length) as Name;
       if (values[name] === undefined) throw new Error(`compiledOnce: no value for the statement's parameter ${name}`);
       return values[name];
     });
-    const result = await prepared(db.raw<{ rows: Row[] }>(compiled.sql, bindings as Knex.RawBinding[]));
+    const result = await prepared(db.raw<{ rows: Row[] }>(statement.sql, bindings as Knex.RawBinding[]));
     return result.rows;
   };
 }
+
+/** Shapes a `compiledOnce` statement keeps built (schemas of the indexer's views: one, or a few across re-indexes). */
+const MAX_SHAPES = 8;
 
 class PreparingPgClient extends KnexPgClient {
   override _query(connection: PgConnection, obj: QueryObject): Promise<QueryObject> {

@@ -1,6 +1,6 @@
 // SQL of the EN 18222 lifecycle API: passports by product identifier, the version current at an instant, the
 // lifecycle status and the links between model, batch and item passports (migration 033).
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, prepared, type Knex } from "../db/knex";
 import type { Granularity } from "../passports/content";
 
 /** One anchored version of a passport (app.passport_version_history). */
@@ -36,11 +36,16 @@ export async function versionsOf(db: Knex, productId: number): Promise<VersionRe
  * id, so a read can ask for it alongside the product row rather than after it.
  */
 export async function versionsOfDpp(db: Knex, dppId: string): Promise<VersionRecord[]> {
-  return prepared(db("app.passport_version_history"))
-    .where("product_id", db("app.products").select("id").where("dpp_id", dppId))
-    .orderBy("version")
-    .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
+  return versionsByDppId(db, { dppId });
 }
+
+/** Built once (compiledOnce): every EN 18222 read runs it. */
+const versionsByDppId = compiledOnce<VersionRecord, "dppId">((db, param) =>
+  db("app.passport_version_history")
+    .where("product_id", db("app.products").select("id").where("dpp_id", param("dppId")))
+    .orderBy("version")
+    .select("version", "data_hash", "content", "valid_from", "tx_hash", "block_number"),
+);
 
 /** What a product identifier names: a UID, or GS1 keys (a GTIN, with a lot or a serial). */
 export type ProductKey = { uid: string } | { gtin: string; lot?: string; serial?: string };
@@ -52,14 +57,19 @@ export type PassportRef = { product_id: number; dpp_id: string; granularity: Gra
  * that lot's batch passport and its items; alone, every passport of the trade item (model first).
  */
 export async function passportsByKey(db: Knex, key: ProductKey, limit = 100): Promise<PassportRef[]> {
+  if ("uid" in key) return passportsByUid(db, { uid: key.uid.toUpperCase() });
   const query = prepared(db("app.products")).select<PassportRef[]>("id as product_id", "dpp_id", "granularity", "brand_id").limit(limit);
-  if ("uid" in key) return query.where("uid", key.uid.toUpperCase());
   query.where("gtin", key.gtin);
   if (key.serial !== undefined) query.where("serial", key.serial);
   if (key.lot !== undefined) query.where("lot", key.lot);
   // Model, then batch, then item, each oldest first: the first is the passport that speaks for the others.
   return query.orderByRaw("CASE granularity WHEN 'model' THEN 0 WHEN 'batch' THEN 1 ELSE 2 END, id");
 }
+
+/** Built once (compiledOnce): every EN 18222 read by product id runs it. A UID names one passport. */
+const passportsByUid = compiledOnce<PassportRef, "uid">((db, param) =>
+  db("app.products").where("uid", param("uid")).select("id as product_id", "dpp_id", "granularity", "brand_id"),
+);
 
 /**
  * One page of the passport ids any of `keys` names, in id order after `after`: one query, keyed by the id, so a GTIN

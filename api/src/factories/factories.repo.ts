@@ -1,5 +1,5 @@
 // SQL for factories: the indexer's registry views joined with the off-chain profiles in schema app.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, type Knex } from "../db/knex";
 
 export type FactoryRecord = {
   factoryId: number;
@@ -102,14 +102,19 @@ export async function findFactory(db: Knex, schema: string, factoryId: number): 
  */
 export async function findFactories(db: Knex, schema: string, factoryIds: number[]): Promise<FactoryRecord[]> {
   if (factoryIds.length === 0) return [];
-  const rows = await prepared(db.from(db.raw("unnest(?::bigint[]) as ids(id)", [factoryIds])))
+  return (await factoriesByIds(db, { ids: factoryIds }, schema)).map(toRecord);
+}
+
+/** Built once per schema of the views (compiledOnce): every public read of a passport runs it. */
+const factoriesByIds = compiledOnce<Row, "ids">((db, param, schema) =>
+  db
+    .from(db.raw("unnest(?::bigint[]) as ids(id)", [param("ids")]))
     .leftJoin(db.raw("??.factory as f on f.factory_id = ids.id", [schema]))
     .leftJoin("app.factory_profiles as p", "p.factory_id", "ids.id")
     .leftJoin(db.raw("??.factory_stats as s on s.factory_id = ids.id", [schema]))
     .whereRaw("(f.factory_id is not null or p.factory_id is not null)")
-    .select(columns(db, "ids.id"));
-  return (rows as Row[]).map(toRecord);
-}
+    .select(columns(db, "ids.id")),
+);
 
 export async function listFactories(db: Knex, schema: string): Promise<FactoryRecord[]> {
   const rows = await query(db, schema).orderByRaw("1");

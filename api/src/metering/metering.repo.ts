@@ -1,6 +1,6 @@
 // SQL for usage meters. Limits are enforced by one conditional upsert per counter, so Postgres, not the process,
 // decides who gets the last unit: concurrent requests past a limit are admitted exactly up to the limit.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, type Knex } from "../db/knex";
 import type { EffectiveLimits } from "../plans/catalogue";
 
 export type MonthlyMeter = "api_calls" | "certs" | "scans" | "carbon_ratings";
@@ -58,7 +58,7 @@ export async function meterCallRow(
 }
 
 export async function readMonthly(db: Knex, brandId: number, period: string): Promise<Record<MonthlyMeter, number>> {
-  const rows = await prepared(db("app.usage_monthly")).where({ brand_id: brandId, period }).select<Array<{ meter: MonthlyMeter; count: number }>>("meter", "count");
+  const rows = await monthlyOf(db, { brandId, period });
   const counts: Record<MonthlyMeter, number> = { api_calls: 0, certs: 0, scans: 0, carbon_ratings: 0 };
   for (const row of rows) counts[row.meter] = row.count;
   return counts;
@@ -66,11 +66,19 @@ export async function readMonthly(db: Knex, brandId: number, period: string): Pr
 
 /** Calls per endpoint in the period, busiest first. */
 export async function readEndpoints(db: Knex, brandId: number, period: string): Promise<Array<{ endpoint: string; calls: number }>> {
-  return prepared(db("app.usage_endpoints"))
-    .where({ brand_id: brandId, period })
-    .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
-    .select<Array<{ endpoint: string; calls: number }>>("endpoint", "calls");
+  return endpointsOf(db, { brandId, period });
 }
+
+// The usage read's statements, built once (compiledOnce).
+const monthlyOf = compiledOnce<{ meter: MonthlyMeter; count: number }, "brandId" | "period">((db, param) =>
+  db("app.usage_monthly").where({ brand_id: param("brandId"), period: param("period") }).select("meter", "count"),
+);
+const endpointsOf = compiledOnce<{ endpoint: string; calls: number }, "brandId" | "period">((db, param) =>
+  db("app.usage_endpoints")
+    .where({ brand_id: param("brandId"), period: param("period") })
+    .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
+    .select("endpoint", "calls"),
+);
 
 /** Gives a lease's unused calls back (app.release_calls, migration 008), committed asynchronously as leases are. */
 export async function releaseCalls(db: Knex, brandId: number, period: string, hour: Date, unused: number): Promise<void> {

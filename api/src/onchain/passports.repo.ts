@@ -1,6 +1,6 @@
 // Reads the indexer's passport views (schema `onchain`). Ponder stores bigints as numeric and hex as lower-case
 // text; this module is the one place that turns them into the API's types.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, prepared, type Knex } from "../db/knex";
 
 export type IndexedPassport = {
   tokenId: string;
@@ -73,17 +73,24 @@ export async function findIndexedPassportWithEvents(
   schema: string,
   tokenId: string,
 ): Promise<{ passport: IndexedPassport; events: IndexedSupplyChainEvent[] } | undefined> {
-  const row = await passportQuery(db, schema, tokenId).first<(PassportRow & { events: EventRow[] }) | undefined>(
-    ...PASSPORT_COLUMNS,
-    db.raw(
-      `coalesce((SELECT json_agg(json_build_object('id', e.id, 'factory_id', e.factory_id::text, 'stage', e.stage, 'details_hash', e.details_hash,
-         'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash) ORDER BY e.block_number, e.log_index)
-       FROM ??.supply_chain_event e WHERE e.token_id = p.token_id), '[]') AS events`,
-      [schema],
-    ),
-  );
+  const [row] = await passportWithEvents(db, { tokenId }, schema);
   return row ? { passport: toIndexedPassport(row), events: row.events.map(toSupplyChainEvent) } : undefined;
 }
+
+/** Built once per schema of the views (compiledOnce): every public read of a passport runs it. */
+const passportWithEvents = compiledOnce<PassportRow & { events: EventRow[] }, "tokenId">((db, param, schema) =>
+  passportQuery(db, schema, param("tokenId"))
+    .select(
+      ...PASSPORT_COLUMNS,
+      db.raw(
+        `coalesce((SELECT json_agg(json_build_object('id', e.id, 'factory_id', e.factory_id::text, 'stage', e.stage, 'details_hash', e.details_hash,
+           'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash) ORDER BY e.block_number, e.log_index)
+         FROM ??.supply_chain_event e WHERE e.token_id = p.token_id), '[]') AS events`,
+        [schema],
+      ),
+    )
+    .limit(1),
+);
 
 function toIndexedPassport(row: PassportRow): IndexedPassport {
   return {

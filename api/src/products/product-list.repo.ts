@@ -1,6 +1,6 @@
 // SQL of the dashboard's product list: a brand's products with their issuance and, from the indexer's passport view,
 // their chain status, searched, filtered and paged in Postgres.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, prepared, type Knex } from "../db/knex";
 
 export type ProductListFilter = {
   q?: string;
@@ -39,7 +39,7 @@ function escapeLike(text: string): string {
  * of the brand. The passport's own brand (migration 041) lets a filter by passport state start from the brand's
  * passports (index passports_brand_status) instead of every brand's.
  */
-function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number, chain: ChainView, withChain = true): Q {
+function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number | string, chain: ChainView, withChain = true): Q {
   query.leftJoin("app.passports as x", (on) => on.on("x.product_id", "p.id").andOnVal("x.brand_id", brandId));
   if (chain && withChain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
   return query;
@@ -217,6 +217,14 @@ export async function listBrandProducts(
 /** The list's rows of the products `ids` of the brand, in the order of `ids`. */
 async function pageRows(db: Knex, brandId: number, ids: number[], chain: ChainView): Promise<ProductListRow[]> {
   if (ids.length === 0) return [];
+  const rows = await rowsByIds(db, { brandId, ids }, chain?.schema ?? "");
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is ProductListRow => row !== undefined);
+}
+
+/** Built once per schema of the indexer's views, and once without them (compiledOnce): every page of the list runs it. */
+const rowsByIds = compiledOnce<ProductListRow, "brandId" | "ids">((db, param, schema) => {
+  const chain = schema === "" ? undefined : { schema, verifiedUpTo: 0 };
   const columns = [
     "p.id",
     "p.uid",
@@ -232,12 +240,10 @@ async function pageRows(db: Knex, brandId: number, ids: number[], chain: ChainVi
     db.raw(chain ? "op.mint_tx_hash AS chain_mint_tx_hash" : "NULL::text AS chain_mint_tx_hash"),
     db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
   ];
-  const rows = await prepared(joinPassports(db("app.products as p"), brandId, chain))
-    .whereRaw("p.id = ANY(?::int[])", [ids])
-    .select<ProductListRow[]>(columns);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id)).filter((row): row is ProductListRow => row !== undefined);
-}
+  return joinPassports(db("app.products as p"), param("brandId"), chain)
+    .whereRaw("p.id = ANY(?::int[])", [param("ids")])
+    .select(columns);
+});
 
 /** How many products the brand has, and how many have a minted passport. */
 export async function countBrandProducts(db: Knex, brandId: number): Promise<{ total: number; certified: number }> {

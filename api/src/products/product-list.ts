@@ -2,7 +2,7 @@
 // shows ("verified" under the same rule as the public record: minted and indexed at the confirmation depth).
 import { finalBlockUpTo } from "../chain/finality";
 import type { AppDeps } from "../deps";
-import { latestIndexerState } from "../onchain/indexer-state.repo";
+import type { IndexerState } from "../onchain/indexer-state.repo";
 import { PASSPORT_STATUSES } from "../passports/stages";
 import { listBrandProducts, type ChainView, type ListKey, type PageStart, type ProductListFilter, type ProductListRow } from "./product-list.repo";
 
@@ -42,8 +42,9 @@ export async function listProducts(
   brandId: number,
   filter: ProductListFilter,
   page: { limit: number } & PageStart,
+  indexerState: () => Promise<IndexerState>,
 ): Promise<{ items: ProductSummary[]; total: number; totalIsLowerBound: boolean; next: ListKey | null; previous: ListKey | null }> {
-  const chain = await chainView(deps);
+  const chain = await chainView(deps, indexerState);
   let result;
   try {
     result = await listBrandProducts(deps.db, brandId, filter, page, chain);
@@ -56,8 +57,9 @@ export async function listProducts(
   return { items: rows.map((row) => summaryOf(row, chain)), ...paging };
 }
 
-async function chainView(deps: AppDeps): Promise<ChainView> {
-  const state = await latestIndexerState(deps.db, deps.config.onchainSchema).catch(() => undefined);
+/** `indexerState`: the indexer's progress, read once for every request that asks meanwhile (sharedIndexerState). */
+async function chainView(deps: AppDeps, indexerState: () => Promise<IndexerState>): Promise<ChainView> {
+  const state = await indexerState().catch(() => undefined);
   if (!state) return undefined;
   return { schema: deps.config.onchainSchema, verifiedUpTo: finalBlockUpTo(state.indexedBlock, deps.config.confirmations) };
 }

@@ -1,7 +1,7 @@
 // SQL of the registry registrations (migration 038): one row per passport version, queued, worked under a lease by
 // the "registry-registration" job (each write checked against the claim's token), and read back for the passport's
 // header and the dashboard.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, type Knex } from "../db/knex";
 
 export type RegistrationState = "queued" | "registered" | "failed";
 
@@ -164,11 +164,17 @@ export async function versionContents(db: Knex, pairs: Array<{ product_id: numbe
 
 /** The registration of the latest version asked for of the passport `dppId`, by its id (read alongside its row). */
 export async function registrationOfDpp(db: Knex, dppId: string): Promise<RegistrationRow | undefined> {
-  return prepared(db(TABLE))
-    .where("product_id", db("app.products").select("id").where("dpp_id", dppId))
-    .orderBy("version", "desc")
-    .first<RegistrationRow | undefined>("*");
+  return (await registrationByDppId(db, { dppId }))[0];
 }
+
+/** Built once (compiledOnce): every EN 18222 read runs it. */
+const registrationByDppId = compiledOnce<RegistrationRow, "dppId">((db, param) =>
+  db(TABLE)
+    .where("product_id", db("app.products").select("id").where("dpp_id", param("dppId")))
+    .orderBy("version", "desc")
+    .limit(1)
+    .select("*"),
+);
 
 /**
  * A registered header field changed (the brand's economic operator id, or a factory's GLN or Open Supply Hub id):

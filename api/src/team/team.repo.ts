@@ -1,5 +1,5 @@
 // SQL of brand users, their sessions and their single-use invitation and reset tokens.
-import { prepared, type Knex } from "../db/knex";
+import { compiledOnce, type Knex } from "../db/knex";
 import type { Role } from "./roles";
 
 export type BrandUserRow = {
@@ -77,16 +77,22 @@ export async function insertSession(db: Knex, session: { tokenHash: Buffer; user
 }
 
 /** The user of a live session (neither past its lifetime nor idle too long), with the brand it belongs to. */
-export function findSessionUser(db: Knex, tokenHash: Buffer): Promise<SessionUserRow | undefined> {
-  return prepared(db("app.brand_sessions as s"))
+export async function findSessionUser(db: Knex, tokenHash: Buffer): Promise<SessionUserRow | undefined> {
+  return (await sessionUser(db, { tokenHash }))[0];
+}
+
+/** Built once (compiledOnce): every dashboard request runs it. */
+const sessionUser = compiledOnce<SessionUserRow, "tokenHash">((db, param) =>
+  db("app.brand_sessions as s")
     .join("app.brand_users as u", "u.id", "s.user_id")
     .join("app.brands as b", "b.id", "u.brand_id")
-    .where("s.token_hash", tokenHash)
+    .where("s.token_hash", param("tokenHash"))
     .where("s.expires_at", ">", db.fn.now())
     .where("s.idle_expires_at", ">", db.fn.now())
     .whereNotNull("u.password_hash")
-    .first<SessionUserRow | undefined>([...USER_COLUMNS, "s.csrf_token", "s.expires_at", "s.idle_expires_at", "b.slug as brand_slug", "b.name as brand_name", "b.status as brand_status", "b.uid_prefix as brand_uid_prefix", "b.plan as brand_plan", "b.limit_overrides as brand_limit_overrides"]);
-}
+    .limit(1)
+    .select([...USER_COLUMNS, "s.csrf_token", "s.expires_at", "s.idle_expires_at", "b.slug as brand_slug", "b.name as brand_name", "b.status as brand_status", "b.uid_prefix as brand_uid_prefix", "b.plan as brand_plan", "b.limit_overrides as brand_limit_overrides"]),
+);
 
 /** Moves a session's idle deadline on, never past its lifetime. */
 export async function touchSession(db: Knex, tokenHash: Buffer, idleExpiresAt: Date): Promise<void> {

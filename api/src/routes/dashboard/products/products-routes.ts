@@ -2,6 +2,7 @@
 // chain, certificate issuance, NFC tag assignment and lost / stolen / recovered.
 import type { AppDeps } from "../../../deps";
 import { ValidationError } from "../../../errors";
+import { sharedIndexerState } from "../../../onchain/indexed-read-cache";
 import { errorResponse } from "../../../openapi/registry";
 import { brandAddress } from "../../../domains/service";
 import { setPassportStatus } from "../../../products/lifecycle";
@@ -35,6 +36,7 @@ const BAD_UID = errorResponse("malformed UID");
 const CHAIN_UNAVAILABLE = errorResponse("the chain could not be reached or did not confirm in time (SERVICE_UNAVAILABLE); the message says what state the product is in");
 
 export function productRoutes(deps: AppDeps): Route[] {
+  const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
   const detail = async (brandId: number, uid: string) => {
     const product = await productDetail(deps, brandId, uid);
     return presentDetail(deps.config, product, await productTranslations(deps.db, product.product.id));
@@ -60,7 +62,7 @@ export function productRoutes(deps: AppDeps): Route[] {
         let start: PageStart = { offset: page.offset };
         if (after !== undefined) start = { after: keyOfCursor(after) };
         else if (before !== undefined) start = { before: keyOfCursor(before) };
-        const list = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, ...start });
+        const list = await listProducts(deps, ctx.state.brand.id, { q, status, category }, { limit: page.perPage, ...start }, indexer);
         ok(ctx, list.items.map((item) => presentSummary(deps.config, item)), 200, {
           page: page.page,
           per_page: page.perPage,
