@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import canonicalize from "canonicalize";
 import { JsonRpcProvider, keccak256, toUtf8Bytes, Wallet } from "ethers";
+import { findFactories } from "../../api/src/factories/factories.repo";
 import { json } from "../support/http";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
@@ -51,6 +52,15 @@ describe("public endpoints and factory writes", () => {
       expect(record.manufacturer).to.include.keys(["factory_id", "name", "city", "country", "verified"]);
       expect(record.supply_chain_events.length).to.be.greaterThan(0);
       expect(record.supply_chain_events[0]).to.include.keys(["stage", "factory_id", "place", "time", "tx_hash"]);
+      // Each step names its factory and place as the registry's record of it does (profile, else the chain's country).
+      const ids = [...new Set<number>(record.supply_chain_events.map((event: { factory_id: number }) => event.factory_id))];
+      const factories = new Map((await findFactories(stack.api.db, stack.api.config.onchainSchema, ids)).map((f) => [f.factoryId, f]));
+      expect(factories.size).to.be.greaterThan(0);
+      for (const event of record.supply_chain_events) {
+        const factory = factories.get(event.factory_id);
+        expect(event.factory_name, `factory ${event.factory_id}`).to.equal(factory?.name ?? null);
+        expect(event.place).to.equal(factory?.city ? `${factory.city}, ${factory.country}` : (factory?.country ?? null));
+      }
     });
 
     it("reads the UID case-insensitively", async () => {

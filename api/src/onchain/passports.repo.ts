@@ -63,30 +63,44 @@ export async function findIndexedPassport(db: Knex, schema: string, tokenId: str
   return row ? toIndexedPassport(row) : undefined;
 }
 
+/** Where a factory is, as the public record names it: its profile's name and city, its country from either side. */
+export type FactoryPlace = { name: string | null; city: string | null; country: string | null };
+
 /**
- * A passport with its supply-chain events, oldest first, in one statement: the public record reads both on every
- * request, and a round trip cost the API more than the read. Undefined while the indexer has no such passport (a
- * token has events only once minted).
+ * A passport with its supply-chain events, oldest first, and the name and place of each event's factory, in one
+ * statement: the public record reads all three on every request, and a round trip cost the API more than the read.
+ * Undefined while the indexer has no such passport (a token has events only once minted).
  */
 export async function findIndexedPassportWithEvents(
   db: Knex,
   schema: string,
   tokenId: string,
-): Promise<{ passport: IndexedPassport; events: IndexedSupplyChainEvent[] } | undefined> {
+): Promise<{ passport: IndexedPassport; events: IndexedSupplyChainEvent[]; factoryPlaces: Map<number, FactoryPlace> } | undefined> {
   const [row] = await passportWithEvents(db, { tokenId }, schema);
-  return row ? { passport: toIndexedPassport(row), events: row.events.map(toSupplyChainEvent) } : undefined;
+  if (!row) return undefined;
+  const factoryPlaces = new Map(row.events.map((event) => [Number(event.factory_id), { name: event.factory_name, city: event.factory_city, country: event.factory_country?.trim() ?? null }]));
+  return { passport: toIndexedPassport(row), events: row.events.map(toSupplyChainEvent), factoryPlaces };
 }
 
-/** Built once per schema of the views (compiledOnce): every public read of a passport runs it. */
-const passportWithEvents = compiledOnce<PassportRow & { events: EventRow[] }, "tokenId">((db, param, schema) =>
+type EventWithPlaceRow = EventRow & { factory_name: string | null; factory_city: string | null; factory_country: string | null };
+
+/**
+ * Built once per schema of the views (compiledOnce): every public read of a passport runs it. A factory's place is
+ * what findFactories gives (profiles in schema app, the registry's country where the profile has none).
+ */
+const passportWithEvents = compiledOnce<PassportRow & { events: EventWithPlaceRow[] }, "tokenId">((db, param, schema) =>
   passportQuery(db, schema, param("tokenId"))
     .select(
       ...PASSPORT_COLUMNS,
       db.raw(
         `coalesce((SELECT json_agg(json_build_object('id', e.id, 'factory_id', e.factory_id::text, 'stage', e.stage, 'details_hash', e.details_hash,
-           'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash) ORDER BY e.block_number, e.log_index)
-         FROM ??.supply_chain_event e WHERE e.token_id = p.token_id), '[]') AS events`,
-        [schema],
+           'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash,
+           'factory_name', fp.name, 'factory_city', fp.city, 'factory_country', coalesce(fp.country, f.country)) ORDER BY e.block_number, e.log_index)
+         FROM ??.supply_chain_event e
+         LEFT JOIN app.factory_profiles fp ON fp.factory_id = e.factory_id
+         LEFT JOIN ??.factory f ON f.factory_id = e.factory_id
+         WHERE e.token_id = p.token_id), '[]') AS events`,
+        [schema, schema],
       ),
     )
     .limit(1),

@@ -2,11 +2,11 @@
 import type { AppDeps } from "../deps";
 import { NotFoundError } from "../errors";
 import { indexerState, type IndexerState } from "../onchain/indexer-state.repo";
-import { findIndexedPassportWithEvents, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
+import { findIndexedPassportWithEvents, type FactoryPlace, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
 import { fromViews } from "../onchain/views";
 import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "./content";
 import { findProductByUid, type ProductRow } from "../products/products.repo";
-import { findFactories, findFactory } from "../factories/factories.repo";
+import { findFactory } from "../factories/factories.repo";
 import { findParentPassports, type ParentPassportRow } from "./lineage.repo";
 import { listConfirmedStages, type ConfirmedStageRow } from "./stage-confirmations.repo";
 
@@ -25,7 +25,7 @@ export type PublicPassport = {
    * only the brand's declaration.
    */
   makerConfirmed: boolean;
-  factoryNames: Map<number, { name: string | null; city: string | null; country: string | null }>;
+  factoryNames: Map<number, FactoryPlace>;
   contractAddress: string | null;
   /** The model and batch passports `content.passport` links to, as they are now (empty when it links none). */
   parents: ParentPassportRow[];
@@ -56,16 +56,8 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
   ]);
   const indexed = chain?.passport;
   const events = chain?.events ?? [];
-  // The factories of the supply chain besides the manufacturer, in one query however many there are.
-  const eventFactoryIds = [...new Set(events.map((e) => e.factoryId))];
-  const others = eventFactoryIds.filter((id) => id !== factory?.factoryId);
-  const records = others.length === 0 ? [] : await fromViews(() => findFactories(deps.db, schema, others)).catch(() => []);
-  const byId = new Map([...records, ...(factory ? [factory] : [])].map((record) => [record.factoryId, record]));
-  const factoryNames = new Map<number, { name: string | null; city: string | null; country: string | null }>();
-  for (const id of eventFactoryIds) {
-    const record = byId.get(id);
-    factoryNames.set(id, { name: record?.name ?? null, city: record?.city ?? null, country: record?.country ?? null });
-  }
+  // The factories of the supply chain, read with the events.
+  const factoryNames = chain?.factoryPlaces ?? new Map<number, FactoryPlace>();
   return {
     product,
     content,
