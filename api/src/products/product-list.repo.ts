@@ -177,15 +177,21 @@ export async function listBrandProducts(
   // tells whether there is a page beyond it.
   const backwards = "before" in page;
   const order = backwards ? "asc" : "desc";
-  const pageIds = filtered(db, brandId, filter, chain)
+  const ids = filtered(db, brandId, filter, chain)
     .orderBy(NEWEST_FIRST.map(({ column }) => ({ column: `p.${column}`, order })))
     .limit(page.limit + 1)
-    .select<PageIdRow[]>("p.id", db.raw("(extract(epoch FROM p.created_at) * 1000000)::bigint::text AS created_us"));
-  if ("offset" in page) pageIds.offset(page.offset);
+    .select("p.id", "p.created_at");
+  if ("offset" in page) ids.offset(page.offset);
   else {
     const key = "after" in page ? page.after : page.before;
-    pageIds.whereRaw(`(p.created_at, p.id) ${backwards ? ">" : "<"} ${KEY_SQL}`, [key.createdUs, key.id]);
+    ids.whereRaw(`(p.created_at, p.id) ${backwards ? ">" : "<"} ${KEY_SQL}`, [key.createdUs, key.id]);
   }
+  // The page's keys are computed outside the subquery: inside, Postgres would compute one for every row an OFFSET
+  // skips (numeric arithmetic, a third of a deep page's time).
+  const pageIds = db
+    .from(ids.as("page"))
+    .orderBy(NEWEST_FIRST.map(({ column }) => ({ column: `page.${column}`, order })))
+    .select<PageIdRow[]>("page.id", db.raw("(extract(epoch FROM page.created_at) * 1000000)::bigint::text AS created_us"));
   // Counted over at most one match more than the cap: reaching it is how the list knows there are more. Which
   // passports are verified moves with the chain, so a count by passport state is kept only for its block.
   const byBlock = filter.status === "pending" || filter.status === "verified" ? chain?.verifiedUpTo : undefined;
@@ -197,10 +203,10 @@ export async function listBrandProducts(
   };
   const [found, matches] = await Promise.all([pageIds, countOnce(countKey, countMatches)]);
   const beyond = found.length > page.limit;
-  const ids = found.slice(0, page.limit);
-  if (backwards) ids.reverse();
-  const rows = await pageRows(db, brandId, ids.map((row) => row.id), chain);
-  const [first, last] = [ids[0], ids.at(-1)];
+  const shown = found.slice(0, page.limit);
+  if (backwards) shown.reverse();
+  const rows = await pageRows(db, brandId, shown.map((row) => row.id), chain);
+  const [first, last] = [shown[0], shown.at(-1)];
   // Going forwards, the matches before this page are the ones skipped or the key's own page; going backwards, the
   // extra id says whether there are more before.
   const earlier = backwards ? beyond : "after" in page || page.offset > 0;
