@@ -201,11 +201,16 @@ export async function listBrandProducts(
     const [row] = await preparedUnlessSearch(matches, filter).count<Array<{ count: number }>>({ count: "*" });
     return Number(row?.count ?? 0);
   };
-  const [found, matches] = await Promise.all([pageIds, countOnce(countKey, countMatches)]);
+  const found = await pageIds;
   const beyond = found.length > page.limit;
   const shown = found.slice(0, page.limit);
   if (backwards) shown.reverse();
-  const rows = await pageRows(db, brandId, shown.map((row) => row.id), chain);
+  // A page by number that is the last (a specific search's only page, a small brand's list) tells the count itself.
+  const isLast = "offset" in page && !beyond && (found.length > 0 || page.offset === 0);
+  const [rows, matches] = await Promise.all([
+    pageRows(db, brandId, shown.map((row) => row.id), chain),
+    isLast ? page.offset + shown.length : countOnce(countKey, countMatches),
+  ]);
   const [first, last] = [shown[0], shown.at(-1)];
   // Going forwards, the matches before this page are the ones skipped or the key's own page; going backwards, the
   // extra id says whether there are more before.
