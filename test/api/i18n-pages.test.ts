@@ -81,6 +81,11 @@ describe("i18n: Bengali and English pages, translations and the PDF", () => {
       const record = await json(await fetch(`${base}/api/dpp/${own.uid}`));
       expect(JSON.stringify(record.content)).not.to.include(BN_NAME);
       expect(record.content.product.name).to.equal("Organic Tee");
+      // EN 18222's full representation gives the name in every language, the brand's Bengali beside the English.
+      const full = await json(await fetch(`${base}/api/dpp-lifecycle/v1/dppsByProductId/${own.uid}?representation=full`));
+      const name = JSON.stringify(full).match(/\{"elementId":"name","objectType":"MultiLanguage"[^\]]*\]/)?.[0];
+      expect(name).to.include(JSON.stringify({ language: "bn", text: BN_NAME }));
+      expect(name).to.include(JSON.stringify({ language: "en", text: "Organic Tee" }));
     });
 
     it("refuse what is not a translation with 422 naming the field, and register nothing", async () => {

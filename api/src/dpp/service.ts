@@ -8,7 +8,7 @@ import { heldDpp, heldDppAt, heldDppByProductId, heldVersionContent, heldVersion
 import type { BrandContext } from "../brands/service";
 import { issueCertificate } from "../certificates/service";
 import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from "../errors";
-import { translationsOf } from "../i18n/translations.repo";
+import { translationsOfProduct } from "../i18n/product-texts";
 import type { TextileData } from "../passports/textile";
 import { passportContentFor, type Granularity, type Lineage, type PassportContent, type ParentRef } from "../passports/content";
 import { editProduct, type ProductChanges } from "../products/product-edits";
@@ -43,13 +43,13 @@ export class BadRequestError extends AppError {
   }
 }
 
-async function translationsFor(deps: AppDeps, productId: number): Promise<Translations> {
-  return ((await translationsOf(deps.db, [productId])).get(productId) ?? {}) as Translations;
+async function translationsFor(deps: AppDeps, product: ProductRow): Promise<Translations> {
+  return (await translationsOfProduct(deps.db, product)) as Translations;
 }
 
 /** A passport as served now: header, content section (or elements) and anchor. */
 async function present(deps: AppDeps, product: ProductRow, representation: Representation, knownVersions?: VersionRecord[], registration?: RegistrationRow) {
-  const [versions, translations] = await Promise.all([knownVersions ?? versionsOf(deps.db, product.id), representation === "full" ? translationsFor(deps, product.id) : {}]);
+  const [versions, translations] = await Promise.all([knownVersions ?? versionsOf(deps.db, product.id), representation === "full" ? translationsFor(deps, product) : {}]);
   const content = passportContentFor(product);
   const header = dppHeader(deps.config, product, content, lastUpdateOf(product, versions));
   return representDpp(header, content, anchorOf(product, versions), representation, translations, registrationInHeader(registration));
@@ -82,7 +82,7 @@ export async function readDppAt(deps: AppDeps, dppId: string, at: Date, represen
   const version = await versionAt(deps.db, product.id, at);
   if (!version) throw new NotFoundError(`Version of this passport at ${at.toISOString()} (it was not yet anchored then)`);
   const content = contentOfVersion(version);
-  const translations = representation === "full" ? await translationsFor(deps, product.id) : {};
+  const translations = representation === "full" ? await translationsFor(deps, product) : {};
   const header = dppHeader(deps.config, product, content, version.valid_from);
   const registration = await registrationOfVersion(deps.db, product.id, version.version);
   return representDpp(header, content, anchorOf(product, [version]), representation, translations, registrationInHeader(registration));
@@ -480,7 +480,7 @@ export async function readElement(deps: AppDeps, dppId: string, path: string, re
   if (value === undefined) throw new NotFoundError(`Element ${path}`);
   const elementId = steps.at(-1)!;
   if (representation === "compressed") return { [elementId]: value };
-  return elementOf(inSection.join("."), elementId, value, await translationsFor(deps, product.id));
+  return elementOf(inSection.join("."), elementId, value, await translationsFor(deps, product));
 }
 
 /** UpdateDataElement: the merge patch that sets the element (merged into an object element, replacing any other). */

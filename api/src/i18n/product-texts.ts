@@ -71,3 +71,9 @@ export async function saveProductTranslations(db: Knex, brandId: number, uid: st
 export async function productTranslations(db: Knex, productId: number): Promise<ProductTranslations> {
   return (await translationsOf(db, [productId])).get(productId) ?? {};
 }
+
+/** The translations of a product row: those it was read with (a point read), else read now. */
+export async function translationsOfProduct(db: Knex, product: { id: number; translations?: ProductTranslations | null }): Promise<ProductTranslations> {
+  if (product.translations !== undefined) return product.translations ?? {};
+  return productTranslations(db, product.id);
+}

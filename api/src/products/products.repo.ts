@@ -70,6 +70,11 @@ export type ProductRow = {
    * for them; absent from the rows of findProductsByIds.
    */
   access_overrides?: Record<string, string> | null;
+  /**
+   * The brand's translations of the name and description by language (null: none), read with the product by the
+   * point reads so a page or record in every language needs no statement of its own; absent from findProductsByIds.
+   */
+  translations?: Partial<Record<string, { name: string; description: string }>> | null;
 };
 
 /** A product by UID, case-insensitively (UIDs are stored upper case), with everything its passport shows. */
@@ -122,6 +127,9 @@ function productQuery(db: Knex) {
   return productsQuery(db).first<ProductRow | undefined>(
     ...PRODUCT_COLUMNS,
     db.raw("(SELECT json_object_agg(o.element, o.access_class) FROM app.access_overrides o WHERE o.brand_id = p.brand_id) AS access_overrides"),
+    db.raw(
+      "(SELECT json_object_agg(t.lang, json_build_object('name', t.name, 'description', t.description)) FROM app.product_translations t WHERE t.product_id = p.id) AS translations",
+    ),
   );
 }
 

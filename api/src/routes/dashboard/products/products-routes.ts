@@ -9,7 +9,7 @@ import { setPassportStatus } from "../../../products/lifecycle";
 import { createProduct, issueProductCertificate } from "../../../products/product-commands";
 import { productDetail } from "../../../products/product-detail";
 import { editProduct } from "../../../products/product-edits";
-import { checkTranslations, productTranslations, saveProductTranslations } from "../../../i18n/product-texts";
+import { checkTranslations, saveProductTranslations, translationsOfProduct } from "../../../i18n/product-texts";
 import { cursorOf, keyOfCursor, listProducts, type PageStart } from "../../../products/product-list";
 import { assignProductTag } from "../../../tags/service";
 import { actorOf } from "../../../team/service";
@@ -39,7 +39,7 @@ export function productRoutes(deps: AppDeps): Route[] {
   const indexer = sharedIndexerState(deps.db, deps.config.onchainSchema);
   const detail = async (brandId: number, uid: string) => {
     const product = await productDetail(deps, brandId, uid);
-    return presentDetail(deps.config, product, await productTranslations(deps.db, product.product.id));
+    return presentDetail(deps.config, product, await translationsOfProduct(deps.db, product.product));
   };
   return [
     defineRoute({

@@ -12,13 +12,13 @@ import { brandAddress } from "../../../domains/service";
 import { defineRoute, mountRoutes } from "../../define-route";
 import { API_VERSION, envelopeSchema, ok, V1_HEADERS_NOTE, V1_TAG } from "../router-base";
 import { presentCertificateRecord, presentEnrichment, presentRegistration } from "./presenter";
-import { checkTranslations, productTranslations, saveProductTranslations } from "../../../i18n/product-texts";
+import { checkTranslations, saveProductTranslations, translationsOfProduct } from "../../../i18n/product-texts";
 import type { PublicPassport } from "../../../passports/public-passport";
 import { certificateRecord, createProductBody, enrichmentRecord, registrationResult, uidParam } from "./schemas";
 
 /** The v1 record of a product with the brand's translations of its name and description. */
 async function certificateRecordWithTranslations(deps: AppDeps, passport: PublicPassport) {
-  return presentCertificateRecord(deps.config, passport, await productTranslations(deps.db, passport.product.id));
+  return presentCertificateRecord(deps.config, passport, await translationsOfProduct(deps.db, passport.product));
 }
 
 export function productsRouter(deps: AppDeps, openapi: OpenApiRegistry): Router<AppState> {
