@@ -16,6 +16,7 @@ import { CompactSign, compactVerify, decodeProtectedHeader, exportJWK, generateK
 import { createBrand } from "../../api/src/brands/service";
 import { issueAuthorityKey, trustIssuer } from "../../api/src/access/readers";
 import { visibleRecord } from "../../api/src/access/service";
+import { classOfPath, NO_OVERRIDES } from "../../api/src/access/classes";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
 import { checkCatenaXPassport, checkUntpCredential } from "../support/schemas";
@@ -120,6 +121,14 @@ describe("access classes (issue 27)", () => {
     const body = await json(res);
     expect(body.messages[0]).to.include({ messageType: "Error", code });
   }
+
+  it("classifies a path by the brand's overrides whatever paths were classified before without any", () => {
+    const path = "textile.stages.0.stage";
+    expect(classOfPath(path, NO_OVERRIDES)).to.equal("public");
+    expect(classOfPath(path, { "textile.stages.*.stage": "legitimate-interest" })).to.equal("legitimate-interest");
+    expect(classOfPath(path, { textile: "authority" })).to.equal("authority");
+    expect(classOfPath(path, {})).to.equal("public");
+  });
 
   it("issues a reader key from the dashboard (shown once, listed by prefix) for a partner of the brand", async () => {
     const res = await owner.call("/api/dashboard/access/reader-keys", { method: "POST", json: { label: "Dhaka Repair Co.", reader_type: "repairer" } });

@@ -149,6 +149,31 @@ const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
  * its ancestors' classes, defaults and overrides alike, so restricting a section restricts everything in it.
  */
 export function classOfPath(path: string, overrides: Overrides): AccessClass {
+  const plain = hasNoOverride(overrides);
+  const known = plain ? DEFAULT_CLASSES.get(path) : undefined;
+  if (known) return known;
+  const result = computedClassOf(path, overrides);
+  if (plain) {
+    if (DEFAULT_CLASSES.size >= MAX_DEFAULT_CLASSES) DEFAULT_CLASSES.clear();
+    DEFAULT_CLASSES.set(path, result);
+  }
+  return result;
+}
+
+/**
+ * The class of each path met under no override (most brands set none): every public read classifies each element of
+ * its passport, and working the class out (its pattern, then each ancestor's entry) cost more than rendering it.
+ * Bounded: a path holds list indices, so a passport with long lists brings many.
+ */
+const DEFAULT_CLASSES = new Map<string, AccessClass>();
+const MAX_DEFAULT_CLASSES = 10_000;
+
+function hasNoOverride(overrides: Overrides): boolean {
+  for (const key in overrides) if (Object.hasOwn(overrides, key)) return false;
+  return true;
+}
+
+function computedClassOf(path: string, overrides: Overrides): AccessClass {
   const steps = elementPattern(path).split(".");
   let result: AccessClass = "public";
   for (let i = 1; i <= steps.length; i++) {
