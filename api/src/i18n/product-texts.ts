@@ -67,13 +67,8 @@ export async function saveProductTranslations(db: Knex, brandId: number, uid: st
   await saveTranslations(db, product.id, clean);
 }
 
-/** The translations of one product, for the product reads. */
-export async function productTranslations(db: Knex, productId: number): Promise<ProductTranslations> {
-  return (await translationsOf(db, [productId])).get(productId) ?? {};
-}
-
 /** The translations of a product row: those it was read with (a point read), else read now. */
 export async function translationsOfProduct(db: Knex, product: { id: number; translations?: ProductTranslations | null }): Promise<ProductTranslations> {
   if (product.translations !== undefined) return product.translations ?? {};
-  return productTranslations(db, product.id);
+  return (await translationsOf(db, [product.id])).get(product.id) ?? {};
 }

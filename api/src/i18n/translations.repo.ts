@@ -1,5 +1,5 @@
 // SQL of app.product_translations: a brand's own wording of a product's name and description per language.
-import { compiledOnce, type Knex } from "../db/knex";
+import type { Knex } from "knex";
 import type { Lang } from "./languages";
 
 export type ProductTranslation = { name: string; description: string };
@@ -12,15 +12,12 @@ type TranslationRow = { product_id: number; lang: Lang; name: string; descriptio
 export async function translationsOf(db: Knex, productIds: readonly number[]): Promise<Map<number, ProductTranslations>> {
   const byProduct = new Map<number, ProductTranslations>(productIds.map((id) => [id, {}]));
   if (productIds.length === 0) return byProduct;
-  const rows = await translationsOfIds(db, { ids: [...new Set(productIds)] });
+  const rows = await db<TranslationRow>("app.product_translations")
+    .whereIn("product_id", [...new Set(productIds)])
+    .select("product_id", "lang", "name", "description");
   for (const row of rows) byProduct.get(row.product_id)![row.lang] = { name: row.name, description: row.description };
   return byProduct;
 }
-
-/** Built once (compiledOnce): the v1 read and the scan page run it on every request. */
-const translationsOfIds = compiledOnce<TranslationRow, "ids">((db, param) =>
-  db("app.product_translations").whereRaw("product_id = ANY(?::int[])", [param("ids")]).select("product_id", "lang", "name", "description"),
-);
 
 /** One translation of one product, or undefined. */
 export async function findTranslation(db: Knex, productId: number, lang: Lang): Promise<ProductTranslation | undefined> {
