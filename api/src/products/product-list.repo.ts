@@ -35,13 +35,13 @@ function escapeLike(text: string): string {
 }
 
 /**
- * The issuance row and, once the views are published and `withChain`, the indexer's passport row of each product `p`
- * of the brand. The passport's own brand (migration 041) lets a filter by passport state start from the brand's
+ * The issuance row and, given the schema of the indexer's views (published, and needed), the indexer's passport row
+ * of each product `p` of the brand. The passport's own brand (migration 041) lets a filter by passport state start from the brand's
  * passports (index passports_brand_status) instead of every brand's.
  */
-function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number | string, chain: ChainView, withChain = true): Q {
+function joinPassports<Q extends Knex.QueryBuilder>(query: Q, brandId: number | string, viewsSchema: string | undefined): Q {
   query.leftJoin("app.passports as x", (on) => on.on("x.product_id", "p.id").andOnVal("x.brand_id", brandId));
-  if (chain && withChain) query.joinRaw(`LEFT JOIN ${quoteIdent(chain.schema)}.passport AS op ON op.token_id = x.token_id::numeric`);
+  if (viewsSchema) query.joinRaw(`LEFT JOIN ${quoteIdent(viewsSchema)}.passport AS op ON op.token_id = x.token_id::numeric`);
   return query;
 }
 
@@ -56,7 +56,7 @@ const needsChain = (filter: ProductListFilter) => filter.status === "lost" || fi
 const preparedUnlessSearch = <Q extends Knex.QueryBuilder>(query: Q, filter: ProductListFilter): Q => (filter.q ? query : prepared(query));
 
 function filtered(db: Knex, brandId: number, filter: ProductListFilter, chain: ChainView) {
-  const query = joinPassports(db("app.products as p"), brandId, chain, needsChain(filter)).where("p.brand_id", brandId);
+  const query = joinPassports(db("app.products as p"), brandId, needsChain(filter) ? chain?.schema : undefined).where("p.brand_id", brandId);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     query.where((w) => w.whereILike("p.uid", pattern).orWhereILike("p.sku", pattern).orWhereILike("p.name", pattern));
@@ -235,7 +235,6 @@ async function pageRows(db: Knex, brandId: number, ids: number[], chain: ChainVi
 
 /** Built once per schema of the indexer's views, and once without them (compiledOnce): every page of the list runs it. */
 const rowsByIds = compiledOnce<ProductListRow, "brandId" | "ids">((db, param, schema) => {
-  const chain = schema === "" ? undefined : { schema, verifiedUpTo: 0 };
   const columns = [
     "p.id",
     "p.uid",
@@ -245,13 +244,13 @@ const rowsByIds = compiledOnce<ProductListRow, "brandId" | "ids">((db, param, sc
     "p.created_at",
     "x.status as issuance_status",
     "x.tx_hash as issuance_tx_hash",
-    db.raw(chain ? "op.status AS chain_status" : "NULL::int AS chain_status"),
-    db.raw(chain ? "op.tag_hash AS chain_tag_hash" : "NULL::text AS chain_tag_hash"),
-    db.raw(chain ? "op.minted_block::text AS chain_minted_block" : "NULL::text AS chain_minted_block"),
-    db.raw(chain ? "op.mint_tx_hash AS chain_mint_tx_hash" : "NULL::text AS chain_mint_tx_hash"),
+    db.raw(schema ? "op.status AS chain_status" : "NULL::int AS chain_status"),
+    db.raw(schema ? "op.tag_hash AS chain_tag_hash" : "NULL::text AS chain_tag_hash"),
+    db.raw(schema ? "op.minted_block::text AS chain_minted_block" : "NULL::text AS chain_minted_block"),
+    db.raw(schema ? "op.mint_tx_hash AS chain_mint_tx_hash" : "NULL::text AS chain_mint_tx_hash"),
     db.raw("EXISTS (SELECT 1 FROM app.product_tags t WHERE t.product_id = p.id AND t.status = 'assigned') AS tag_in_app"),
   ];
-  return joinPassports(db("app.products as p"), param("brandId"), chain)
+  return joinPassports(db("app.products as p"), param("brandId"), schema || undefined)
     .whereRaw("p.id = ANY(?::int[])", [param("ids")])
     .select(columns);
 });
