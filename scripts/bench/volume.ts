@@ -350,7 +350,12 @@ async function main(): Promise<void> {
       // machine's other work changes far less than latency, for comparing one change with the next.
       const cpu = process.cpuUsage();
       const postgresCpu = postgresCpuSeconds();
+      // Statements sent per answer under load: fewer than a lone request's where reads are shared or cached.
+      let sent = 0;
+      const count = () => (sent += 1);
+      stack.api.db.on("query", count);
       const figures = await load(stack.api.url, target, DURATION_S);
+      stack.api.db.off("query", count);
       const apiCpu = process.cpuUsage(cpu);
       const perRequest = (seconds: number) => (figures.requests > 0 ? ((seconds * 1000) / figures.requests).toFixed(2) : "-");
       const plan = plans.get(target.name)!;
@@ -363,6 +368,7 @@ async function main(): Promise<void> {
           String(figures.failures),
           perRequest((apiCpu.user + apiCpu.system) / 1e6),
           perRequest(postgresCpuSeconds() - postgresCpu),
+          figures.requests > 0 ? (sent / figures.requests).toFixed(2) : "-",
           `${plan.statements}/${plan.explained}`,
           plan.readMs.toFixed(1),
           loadAverage().split(" ")[0]!,
@@ -374,7 +380,7 @@ async function main(): Promise<void> {
       console.log(`  ${target.name}: ${latency} (load average ${loadAverage()})`);
     }
     console.log("");
-    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", "max ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "API CPU ms/req", "pg CPU ms/req", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
+    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", "max ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "API CPU ms/req", "pg CPU ms/req", "stmts/req", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
     for (const line of skipped) console.log(`  skipped: ${line}`);
 
     const size = await db.raw<{ rows: Array<{ total: string; passports: string }> }>(

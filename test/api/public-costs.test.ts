@@ -208,6 +208,30 @@ describe("public endpoint costs", () => {
     });
   });
 
+  describe("GET /api/dpp/:uid", () => {
+    it("reads the product, its indexed passport with its steps and its maker's registry entry in one statement", async () => {
+      // A minted UID no other test here reads, so the read cache does not answer it.
+      const product = stack.demo.products.filter((p) => p.minted).at(-1)!;
+      const sent: string[] = [];
+      const onQuery = (query: { sql: string }) => sent.push(query.sql);
+      stack.api.db.on("query", onQuery);
+      try {
+        const res = await fetch(`${base}/api/dpp/${product.uid}`);
+        expect(res.status).to.equal(200);
+        const record = await json(res);
+        expect(record.blockchain.verified).to.equal(true);
+        expect(record.supply_chain_events.length).to.be.greaterThan(0);
+        expect(record.manufacturer.factory_id).to.be.a("number");
+      } finally {
+        stack.api.db.off("query", onQuery);
+      }
+      // Besides the indexer's position (shared by concurrent reads, skipped while cached) and what background jobs
+      // sent meanwhile (none of them reads a product or a passport).
+      const reads = sent.filter((sql) => /products|passport|factor/.test(sql) && !/_ponder_checkpoint/.test(sql));
+      expect(reads, reads.join("\n")).to.have.length(1);
+    });
+  });
+
   describe("GET /api/stats", () => {
     it("counts the platform once for many callers: concurrent and repeated requests share one set of count(*) and one head read", async () => {
       const counts: string[] = [];

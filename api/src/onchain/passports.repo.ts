@@ -71,27 +71,32 @@ export type FactoryPlace = { name: string | null; city: string | null; country: 
  * statement: the public record reads all three on every request, and a round trip cost the API more than the read.
  * Undefined while the indexer has no such passport (a token has events only once minted).
  */
-export async function findIndexedPassportWithEvents(
-  db: Knex,
-  schema: string,
-  tokenId: string,
-): Promise<{ passport: IndexedPassport; events: IndexedSupplyChainEvent[]; factoryPlaces: Map<number, FactoryPlace> } | undefined> {
+export async function findIndexedPassportWithEvents(db: Knex, schema: string, tokenId: string): Promise<PassportWithEvents | undefined> {
   const [row] = await passportWithEvents(db, { tokenId }, schema);
-  if (!row) return undefined;
+  return row ? toPassportWithEvents(row) : undefined;
+}
+
+export type PassportWithEvents = { passport: IndexedPassport; events: IndexedSupplyChainEvent[]; factoryPlaces: Map<number, FactoryPlace> };
+/** A row of passportWithEventsQuery: its numeric columns as text, so they read the same from a JSON object. */
+export type PassportWithEventsRow = PassportRow & { events: EventWithPlaceRow[] };
+type EventWithPlaceRow = EventRow & { factory_name: string | null; factory_city: string | null; factory_country: string | null };
+
+export function toPassportWithEvents(row: PassportWithEventsRow): PassportWithEvents {
   const factoryPlaces = new Map(row.events.map((event) => [Number(event.factory_id), { name: event.factory_name, city: event.factory_city, country: event.factory_country?.trim() ?? null }]));
   return { passport: toIndexedPassport(row), events: row.events.map(toSupplyChainEvent), factoryPlaces };
 }
 
-type EventWithPlaceRow = EventRow & { factory_name: string | null; factory_city: string | null; factory_country: string | null };
-
 /**
- * Built once per schema of the views (compiledOnce): every public read of a passport runs it. A factory's place is
- * what findFactories gives (profiles in schema app, the registry's country where the profile has none).
+ * A passport with its events and their factories' places as one row (at most one), for `tokenId` (a value or a
+ * `compiledOnce` parameter). Its numeric columns are cast to text, so the row reads the same whether it arrives as
+ * columns or, as a subquery of a product read (products.repo.ts), as one JSON object (a uint256 token id would lose
+ * digits as a JSON number). A factory's place is what findFactories gives (profiles in schema app, the registry's
+ * country where the profile has none).
  */
-const passportWithEvents = compiledOnce<PassportRow & { events: EventWithPlaceRow[] }, "tokenId">((db, param, schema) =>
-  passportQuery(db, schema, param("tokenId"))
+export function passportWithEventsQuery(db: Knex, schema: string, tokenId: string) {
+  return passportQuery(db, schema, tokenId)
     .select(
-      ...PASSPORT_COLUMNS,
+      ...PASSPORT_COLUMNS.map((column) => (NUMERIC_COLUMNS.has(column) ? db.raw(`${column}::text AS ${column.slice(2)}`) : column)),
       db.raw(
         `coalesce((SELECT json_agg(json_build_object('id', e.id, 'factory_id', e.factory_id::text, 'stage', e.stage, 'details_hash', e.details_hash,
            'block_number', e.block_number::text, 'timestamp', e.timestamp::text, 'tx_hash', e.tx_hash,
@@ -103,8 +108,14 @@ const passportWithEvents = compiledOnce<PassportRow & { events: EventWithPlaceRo
         [schema, schema],
       ),
     )
-    .limit(1),
-);
+    .limit(1);
+}
+
+/** The passport's columns Ponder stores as numeric (uint256 and block numbers and times). */
+const NUMERIC_COLUMNS = new Set(["p.token_id", "p.factory_id", "p.minted_block", "p.minted_at"]);
+
+/** Built once per schema of the views (compiledOnce): a read of a passport by token id runs it. */
+const passportWithEvents = compiledOnce<PassportWithEventsRow, "tokenId">((db, param, schema) => passportWithEventsQuery(db, schema, param("tokenId")));
 
 function toIndexedPassport(row: PassportRow): IndexedPassport {
   return {

@@ -2,11 +2,9 @@
 import type { AppDeps } from "../deps";
 import { NotFoundError } from "../errors";
 import { indexerState, type IndexerState } from "../onchain/indexer-state.repo";
-import { findIndexedPassportWithEvents, type FactoryPlace, type IndexedPassport, type IndexedSupplyChainEvent } from "../onchain/passports.repo";
-import { fromViews } from "../onchain/views";
+import type { FactoryPlace, IndexedPassport, IndexedSupplyChainEvent } from "../onchain/passports.repo";
 import { dataHashOf, passportContentFor, tokenIdOf, type PassportContent } from "./content";
-import { findProductByUid, type ProductRow } from "../products/products.repo";
-import { findFactory } from "../factories/factories.repo";
+import { findProductWithChain, type ProductRow } from "../products/products.repo";
 import { findParentPassports, type ParentPassportRow } from "./lineage.repo";
 import { listConfirmedStages, type ConfirmedStageRow } from "./stage-confirmations.repo";
 
@@ -41,16 +39,17 @@ export type PublicPassport = {
  * `brandId`: only that brand's product (the brand API), so another brand's UID is not found.
  */
 export async function publicPassport(deps: AppDeps, uid: string, state?: IndexerState, brandId?: number): Promise<PublicPassport> {
-  const product = await findProductByUid(deps.db, uid, brandId);
-  if (!product) throw new NotFoundError(brandId === undefined ? "Passport" : "Product");
   const schema = deps.config.onchainSchema;
-  const content = passportContentFor(product);
-  const tokenId = tokenIdOf(product.uid);
-  const parentIds = [content.passport?.model?.id, content.passport?.batch?.id].filter((id): id is string => id !== undefined);
-  const [chain, indexer, factory, parents, stageConfirmations] = await Promise.all([
-    fromViews(() => findIndexedPassportWithEvents(deps.db, schema, tokenId)).catch(() => undefined),
+  const tokenId = tokenIdOf(uid.toUpperCase());
+  const [read, indexer] = await Promise.all([
+    findProductWithChain(deps.db, schema, uid, tokenId, brandId),
     state ?? indexerState(deps.db, schema).catch(() => undefined),
-    product.factory_id === null ? undefined : fromViews(() => findFactory(deps.db, schema, Number(product.factory_id))).catch(() => undefined),
+  ]);
+  if (!read) throw new NotFoundError(brandId === undefined ? "Passport" : "Product");
+  const { product, chain, factoryVerified } = read;
+  const content = passportContentFor(product);
+  const parentIds = [content.passport?.model?.id, content.passport?.batch?.id].filter((id): id is string => id !== undefined);
+  const [parents, stageConfirmations] = await Promise.all([
     findParentPassports(deps.db, product.brand_id, parentIds),
     content.textile?.stages?.length ? listConfirmedStages(deps.db, product.brand_id, stageSources(content)) : [],
   ]);
@@ -66,7 +65,7 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
     indexed,
     indexedBlock: indexer?.indexedBlock,
     events,
-    factoryVerified: factory?.registered ? factory.verified : undefined,
+    factoryVerified,
     makerConfirmed: makerConfirmed(product, events),
     factoryNames,
     contractAddress: product.passport_contract ?? deployedPassportAddress(deps),

@@ -1,5 +1,6 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
 import { compiledOnce, type Knex } from "../db/knex";
+import { passportWithEventsQuery, toPassportWithEvents, type PassportWithEvents, type PassportWithEventsRow } from "../onchain/passports.repo";
 import type { Granularity, Lineage, Provenance } from "../passports/content";
 import type { TextileData } from "../passports/textile";
 
@@ -99,6 +100,56 @@ const productByUid = productBy("p.uid", false);
 const productByUidOfBrand = productBy("p.uid", true);
 const productByDppId = productBy("p.dpp_id", false);
 const productByDppIdOfBrand = productBy("p.dpp_id", true);
+
+/** A product as findProductByUid reads it, with what the indexer holds of its passport and its maker. */
+export type ProductWithChain = {
+  product: ProductRow;
+  /** The passport with its events (findIndexedPassportWithEvents); undefined while none is indexed. */
+  chain: PassportWithEvents | undefined;
+  /** The maker's registry entry: verified or not; undefined when the product names no maker or the registry has none. */
+  factoryVerified: boolean | undefined;
+  /** False when the indexer's views are not published yet: chain and factoryVerified are then unknown, not absent. */
+  viewsRead: boolean;
+};
+
+/**
+ * findProductByUid, with the indexer's passport of `tokenId` (the UID's, tokenIdOf) and whether its maker is verified
+ * in the same statement: the public record and the brand API read all three on every request, and each round trip
+ * cost the API and Postgres more than the reads themselves (`npm run bench:volume`). Until the indexer has published
+ * its views (`schema`), the product alone is read.
+ */
+export async function findProductWithChain(db: Knex, schema: string, uid: string, tokenId: string, brandId?: number): Promise<ProductWithChain | undefined> {
+  const values = { key: uid.toUpperCase(), tokenId, brandId };
+  let rows: Array<ProductRow & { chain: PassportWithEventsRow | null; factory_verified: boolean | null }>;
+  try {
+    rows = await (brandId === undefined ? productWithChainByUid : productWithChainByUidOfBrand)(db, values, schema);
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    const product = await findProductByUid(db, uid, brandId);
+    return product && { product, chain: undefined, factoryVerified: undefined, viewsRead: false };
+  }
+  if (!rows[0]) return undefined;
+  const { chain, factory_verified: factoryVerified, ...product } = rows[0];
+  return { product, chain: chain ? toPassportWithEvents(chain) : undefined, factoryVerified: factoryVerified ?? undefined, viewsRead: true };
+}
+
+/** Postgres' "undefined table": the indexer's views are not published yet. */
+const UNDEFINED_TABLE = "42P01";
+
+const productWithChainBy = (ofBrand: boolean) =>
+  compiledOnce<ProductRow & { chain: PassportWithEventsRow | null; factory_verified: boolean | null }, "key" | "brandId" | "tokenId">(
+    (db, param, schema) => {
+      const query = productQuery(db)
+        .select(
+          db.raw("(SELECT row_to_json(c) FROM ? AS c) AS chain", [passportWithEventsQuery(db, schema, param("tokenId"))]),
+          db.raw("(SELECT coalesce(r.verified, false) FROM ??.factory r WHERE r.factory_id = p.factory_id) AS factory_verified", [schema]),
+        )
+        .where("p.uid", param("key"));
+      return ofBrand ? query.where("p.brand_id", param("brandId")) : query;
+    },
+  );
+const productWithChainByUid = productWithChainBy(false);
+const productWithChainByUidOfBrand = productWithChainBy(true);
 
 /** What a product is read with: its row, brand, manufacturer profile, custom domain and issuance state. */
 const PRODUCT_COLUMNS = [
