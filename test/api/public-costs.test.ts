@@ -208,26 +208,39 @@ describe("public endpoint costs", () => {
     });
   });
 
-  describe("GET /api/dpp/:uid", () => {
-    it("reads the product, its indexed passport with its steps and its maker's registry entry in one statement", async () => {
-      // A minted UID no other test here reads, so the read cache does not answer it.
-      const product = stack.demo.products.filter((p) => p.minted).at(-1)!;
+  describe("point reads", () => {
+    /**
+     * The statements a request sent that read a product, a passport or a factory: besides them only the indexer's
+     * position (shared by concurrent reads) and what background jobs sent meanwhile (none of them reads these).
+     */
+    async function readsOf(path: string) {
       const sent: string[] = [];
       const onQuery = (query: { sql: string }) => sent.push(query.sql);
       stack.api.db.on("query", onQuery);
       try {
-        const res = await fetch(`${base}/api/dpp/${product.uid}`);
+        const res = await fetch(base + path);
         expect(res.status).to.equal(200);
-        const record = await json(res);
-        expect(record.blockchain.verified).to.equal(true);
-        expect(record.supply_chain_events.length).to.be.greaterThan(0);
-        expect(record.manufacturer.factory_id).to.be.a("number");
+        return { body: await json(res), reads: sent.filter((sql) => /products|passport|factor|registr/.test(sql) && !/_ponder_checkpoint/.test(sql)) };
       } finally {
         stack.api.db.off("query", onQuery);
       }
-      // Besides the indexer's position (shared by concurrent reads, skipped while cached) and what background jobs
-      // sent meanwhile (none of them reads a product or a passport).
-      const reads = sent.filter((sql) => /products|passport|factor/.test(sql) && !/_ponder_checkpoint/.test(sql));
+    }
+    // Minted UIDs no other test here reads, so the read caches do not answer them.
+    const unread = (n: number) => stack.demo.products.filter((p) => p.minted).at(-n)!;
+
+    it("GET /api/dpp/:uid reads the product, its indexed passport with its steps and its maker's registry entry in one statement", async () => {
+      const { body, reads } = await readsOf(`/api/dpp/${unread(1).uid}`);
+      expect(body.blockchain.verified).to.equal(true);
+      expect(body.supply_chain_events.length).to.be.greaterThan(0);
+      expect(body.manufacturer.factory_id).to.be.a("number");
+      expect(reads, reads.join("\n")).to.have.length(1);
+    });
+
+    it("ReadDPPByProductId of a UID reads the passport with its versions, registration and access overrides in one statement", async () => {
+      const { body, reads } = await readsOf(`/api/dpp-lifecycle/v1/dppsByProductId/${unread(2).uid}?representation=full`);
+      expect(body.digitalProductPassportId).to.be.a("string");
+      expect(body.anchor.dataHash).to.match(/^0x[0-9a-f]{64}$/);
+      expect(body.access.class).to.equal("public");
       expect(reads, reads.join("\n")).to.have.length(1);
     });
   });

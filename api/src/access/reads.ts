@@ -17,7 +17,7 @@ import { assertElementReadable, logRead, visibleRecord, type AccessBlock, type R
 
 export { visibleRecord };
 
-type PassportAccess = { passport: ReadPassport; overrides: Overrides };
+export type PassportAccess = { passport: ReadPassport; overrides: Overrides };
 
 /**
  * What passportAccess would read, from a product row that carries its brand's overrides (a point read of
@@ -60,11 +60,12 @@ type DppRepresentation = { digitalProductPassportId: string; contentSpecificatio
 
 /**
  * An EN 18222 passport (compressed or full, as dpp/service.ts renders it whole) as `reader` may see it, with
- * `access`; the read is logged when the reader is above the public.
+ * `access`; the read is logged when the reader is above the public. `known`: the passport's access as the read had it
+ * (accessOfProduct), else read here.
  */
-export async function visibleDpp<T extends object>(deps: Pick<AppDeps, "db">, reader: Reader, rendered: T, operation: ReadOperation): Promise<T & { access: AccessBlock }> {
+export async function visibleDpp<T extends object>(deps: Pick<AppDeps, "db">, reader: Reader, rendered: T, operation: ReadOperation, known?: PassportAccess): Promise<T & { access: AccessBlock }> {
   const dpp = rendered as unknown as DppRepresentation;
-  const { passport, overrides } = await passportAccess(deps, { dppId: dpp.digitalProductPassportId });
+  const { passport, overrides } = known ?? (await passportAccess(deps, { dppId: dpp.digitalProductPassportId }));
   const readerClass = readerClassFor(reader, passport.brand_id);
   const schema = dpp.contentSpecificationIds[0]!;
   let withheld: string[];

@@ -2,6 +2,8 @@
 // lifecycle status and the links between model, batch and item passports (migration 033).
 import { compiledOnce, prepared, type Knex } from "../db/knex";
 import type { Granularity } from "../passports/content";
+import { productQuery, type ProductRow } from "../products/products.repo";
+import { registrationFromJson, type RegistrationRow } from "../registry/registrations.repo";
 
 /** One anchored version of a passport (app.passport_version_history). */
 export type VersionRecord = {
@@ -31,21 +33,43 @@ export async function versionsOf(db: Knex, productId: number): Promise<VersionRe
     .select<VersionRecord[]>("version", "data_hash", "content", "valid_from", "tx_hash", "block_number");
 }
 
+/** A passport as ReadDPPById renders it: its product row, its anchored versions (oldest first) and its latest registration. */
+export type DppWithHistory = { product: ProductRow; versions: VersionRecord[]; registration: RegistrationRow | undefined };
+
 /**
- * Every anchored version of the passport `dppId`, oldest first; none when there is no such passport. By the passport
- * id, so a read can ask for it alongside the product row rather than after it.
+ * The product as findProductByDppId reads it (or by UID), with its versions and latest registration in the same
+ * statement: every EN 18222 read needs all three, and each round trip cost the API and Postgres more than the read
+ * (`npm run bench:volume`). The versions and the registration arrive as JSON and are read back into their rows' types.
  */
-export async function versionsOfDpp(db: Knex, dppId: string): Promise<VersionRecord[]> {
-  return versionsByDppId(db, { dppId });
+export async function findDppWithHistory(db: Knex, by: { dppId: string } | { uid: string }): Promise<DppWithHistory | undefined> {
+  const [row] = "dppId" in by ? await dppWithHistoryByDppId(db, { key: by.dppId }) : await dppWithHistoryByUid(db, { key: by.uid.toUpperCase() });
+  if (!row) return undefined;
+  const { versions, registration, ...product } = row;
+  return {
+    product,
+    versions: versions.map((version) => ({ ...version, valid_from: new Date(version.valid_from) })),
+    registration: registration ? registrationFromJson(registration) : undefined,
+  };
 }
 
-/** Built once (compiledOnce): every EN 18222 read runs it. */
-const versionsByDppId = compiledOnce<VersionRecord, "dppId">((db, param) =>
-  db("app.passport_version_history")
-    .where("product_id", db("app.products").select("id").where("dpp_id", param("dppId")))
-    .orderBy("version")
-    .select("version", "data_hash", "content", "valid_from", "tx_hash", "block_number"),
-);
+type DppWithHistoryRow = ProductRow & { versions: Array<Omit<VersionRecord, "valid_from"> & { valid_from: string }>; registration: Record<string, unknown> | null };
+
+/** Built once each (compiledOnce): every EN 18222 read of a passport runs one of them. */
+const dppWithHistoryBy = (column: "p.dpp_id" | "p.uid") =>
+  compiledOnce<DppWithHistoryRow, "key">((db, param) =>
+    productQuery(db)
+      .select(
+        db.raw(
+          `coalesce((SELECT json_agg(json_build_object('version', h.version, 'data_hash', h.data_hash, 'content', h.content,
+             'valid_from', h.valid_from, 'tx_hash', h.tx_hash, 'block_number', h.block_number) ORDER BY h.version)
+           FROM app.passport_version_history h WHERE h.product_id = p.id), '[]') AS versions`,
+        ),
+        db.raw("(SELECT row_to_json(r) FROM app.registry_registrations r WHERE r.product_id = p.id ORDER BY r.version DESC LIMIT 1) AS registration"),
+      )
+      .where(column, param("key")),
+  );
+const dppWithHistoryByDppId = dppWithHistoryBy("p.dpp_id");
+const dppWithHistoryByUid = dppWithHistoryBy("p.uid");
 
 /** What a product identifier names: a UID, or GS1 keys (a GTIN, with a lot or a serial). */
 export type ProductKey = { uid: string } | { gtin: string; lot?: string; serial?: string };

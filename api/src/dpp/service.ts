@@ -20,18 +20,20 @@ import {
   deleteUnpublishedProduct,
   dppIdsByKeys,
   linkedPassportCount,
+  findDppWithHistory,
   passportsByKey,
   setDppStatus,
   versionAt,
   versionsOf,
-  versionsOfDpp,
+  type DppWithHistory,
   type ProductKey,
   type VersionRecord,
 } from "./dpp.repo";
 import { elementOf, pathSteps, patchAt, valueAt, type Translations } from "./elements";
 import { applyMergePatch, type Json } from "./merge-patch";
+import { accessOfProduct, type PassportAccess } from "../access/reads";
 import { registrationInHeader } from "../registry/registration";
-import { registrationOfDpp, registrationOfVersion, type RegistrationRow } from "../registry/registrations.repo";
+import { registrationOfVersion, type RegistrationRow } from "../registry/registrations.repo";
 import { anchorOf, dppHeader, HEADER_FIELDS, lastUpdateOf, representDpp, type Representation } from "./representation";
 
 const API_ACTOR: Actor = { system: "EN 18222 API" };
@@ -61,18 +63,36 @@ async function passportById(deps: AppDeps, dppId: string, brandId?: number): Pro
   return product;
 }
 
-/** ReadDPPById. The passport's row and its versions are read at once (both by its id): one round trip, not two. */
-export async function readDpp(deps: AppDeps, dppId: string, representation: Representation) {
-  const [product, versions, registration] = await Promise.all([findProductByDppId(deps.db, dppId), versionsOfDpp(deps.db, dppId), registrationOfDpp(deps.db, dppId)]);
-  if (!product) return orNotFound(await heldDpp(deps, dppId, representation));
-  return present(deps, product, representation, versions, registration);
+/**
+ * A passport as a read renders it whole, with what visibleDpp needs of it (its ids and its brand's overrides) when
+ * the read had its row; a back-up's copy of another deployment's passport comes without.
+ */
+export type DppRead = { dpp: Awaited<ReturnType<typeof present>>; access?: PassportAccess };
+
+/** ReadDPPById. The passport's row, versions and registration are read in one statement. */
+export async function readDpp(deps: AppDeps, dppId: string, representation: Representation): Promise<DppRead> {
+  const read = await findDppWithHistory(deps.db, { dppId });
+  if (!read) return { dpp: orNotFound(await heldDpp(deps, dppId, representation)) };
+  return presentRead(deps, read, representation);
 }
 
-/** ReadDPPByProductId: the most general passport the identifier names (the model before a batch before an item). */
-export async function readDppByProductId(deps: AppDeps, key: ProductKey, representation: Representation) {
-  const [first] = await passportsByKey(deps.db, key, 1);
-  if (!first) return orNotFound(await heldDppByProductId(deps, key, representation));
-  return readDpp(deps, first.dpp_id, representation);
+/**
+ * ReadDPPByProductId: the most general passport the identifier names (the model before a batch before an item). A
+ * UID names one passport, read as ReadDPPById reads one.
+ */
+export async function readDppByProductId(deps: AppDeps, key: ProductKey, representation: Representation): Promise<DppRead> {
+  if ("uid" in key) {
+    const read = await findDppWithHistory(deps.db, { uid: key.uid });
+    if (read) return presentRead(deps, read, representation);
+  } else {
+    const [first] = await passportsByKey(deps.db, key, 1);
+    if (first) return readDpp(deps, first.dpp_id, representation);
+  }
+  return { dpp: orNotFound(await heldDppByProductId(deps, key, representation)) };
+}
+
+async function presentRead(deps: AppDeps, { product, versions, registration }: DppWithHistory, representation: Representation): Promise<DppRead> {
+  return { dpp: await present(deps, product, representation, versions, registration), access: accessOfProduct(product) };
 }
 
 /** ReadDPPVersionByIdAndDate: the version current at `at`, its content section exactly as it was hashed. */

@@ -174,7 +174,8 @@ const PRODUCT_COLUMNS = [
   "x.minted_at as passport_minted_at",
 ];
 
-function productQuery(db: Knex) {
+/** The point read of one product (add its `where`): PRODUCT_COLUMNS with the brand's overrides and the translations. */
+export function productQuery(db: Knex) {
   return productsQuery(db).first<ProductRow | undefined>(
     ...PRODUCT_COLUMNS,
     db.raw("(SELECT json_object_agg(o.element, o.access_class) FROM app.access_overrides o WHERE o.brand_id = p.brand_id) AS access_overrides"),

@@ -1,7 +1,7 @@
 // SQL of the registry registrations (migration 038): one row per passport version, queued, worked under a lease by
 // the "registry-registration" job (each write checked against the claim's token), and read back for the passport's
 // header and the dashboard.
-import { compiledOnce, type Knex } from "../db/knex";
+import type { Knex } from "../db/knex";
 
 export type RegistrationState = "queued" | "registered" | "failed";
 
@@ -26,6 +26,16 @@ export type RegistrationRow = {
 };
 
 const TABLE = "app.registry_registrations";
+
+/** Its columns holding times, which a row read as JSON (row_to_json) has as text. */
+const TIME_COLUMNS = ["next_attempt_at", "lease_until", "proof_timestamp", "registered_at", "created_at"] as const;
+
+/** A registration read as a JSON object (a subquery's row_to_json) as a RegistrationRow: its id as text, its times as Dates. */
+export function registrationFromJson(json: Record<string, unknown>): RegistrationRow {
+  const row = { ...json, id: String(json.id) } as Record<string, unknown>;
+  for (const column of TIME_COLUMNS) row[column] = json[column] === null ? null : new Date(json[column] as string);
+  return row as RegistrationRow;
+}
 
 /** Queues the registration of each (product, version) not queued before; answers every one's row, queued now or before. */
 export async function queueRegistrations(db: Knex, rows: Array<{ product_id: number; version: number; brand_id: number; data_hash: string }>): Promise<RegistrationRow[]> {
@@ -161,20 +171,6 @@ export async function versionContents(db: Knex, pairs: Array<{ product_id: numbe
     .select<Array<{ product_id: number; version: number; content: string | null }>>("product_id", "version", "content");
   return new Map(rows.map((r) => [`${r.product_id}/${r.version}`, r.content]));
 }
-
-/** The registration of the latest version asked for of the passport `dppId`, by its id (read alongside its row). */
-export async function registrationOfDpp(db: Knex, dppId: string): Promise<RegistrationRow | undefined> {
-  return (await registrationByDppId(db, { dppId }))[0];
-}
-
-/** Built once (compiledOnce): every EN 18222 read runs it. */
-const registrationByDppId = compiledOnce<RegistrationRow, "dppId">((db, param) =>
-  db(TABLE)
-    .where("product_id", db("app.products").select("id").where("dpp_id", param("dppId")))
-    .orderBy("version", "desc")
-    .limit(1)
-    .select("*"),
-);
 
 /**
  * A registered header field changed (the brand's economic operator id, or a factory's GLN or Open Supply Hub id):

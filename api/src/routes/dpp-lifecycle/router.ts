@@ -5,6 +5,7 @@ import type { AppDeps, AppState } from "../../deps";
 import { visibleDpp, visibleElement, visibleVersionBytes } from "../../access/reads";
 import { markReaderResponse, requestReader } from "../../middleware/reader";
 import type { Reader } from "../../access/readers";
+import type { ReadOperation } from "../../access/service";
 import { ValidationError } from "../../errors";
 import type { Logger } from "../../logger";
 import { catchErrors } from "../../middleware/error-handler";
@@ -27,6 +28,7 @@ import {
   readElement,
   updateDpp,
   updateElement,
+  type DppRead,
   type ProductKey,
 } from "../../dpp/service";
 import { requestRegistrations } from "../../registry/registration";
@@ -103,6 +105,9 @@ async function sendRead(ctx: Parameters<typeof sendJson>[0], reader: Reader, sha
   sendJson(ctx, renderJson(await render()));
 }
 
+/** A read passport as `reader` may see it (visibleDpp, with the access the read had). */
+const readVisible = (deps: AppDeps, reader: Reader, read: DppRead, operation: ReadOperation) => visibleDpp(deps, reader, read.dpp, operation, read.access);
+
 const representationOf = (query: { representation?: string }): Representation => (query.representation === "full" ? "full" : "compressed");
 
 function keyOf(productId: string, field: string): ProductKey {
@@ -164,7 +169,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
         const representation = representationOf(ctx.query);
         const reader = await requestReader(deps, ctx);
         await sendRead(ctx, reader, (render) => reads.send(ctx, `${representation} ${ctx.params.dppId}`, render), async () =>
-          visibleDpp(deps, reader, await readDpp(deps, ctx.params.dppId, representation), "ReadDPPById"),
+          readVisible(deps, reader, await readDpp(deps, ctx.params.dppId, representation), "ReadDPPById"),
         );
       },
     }),
@@ -184,7 +189,7 @@ export function dppLifecycleRouter(deps: AppDeps, openapi: OpenApiRegistry): Rou
         const representation = representationOf(ctx.query);
         const reader = await requestReader(deps, ctx);
         await sendRead(ctx, reader, (render) => reads.send(ctx, `${representation} ${JSON.stringify(key)}`, render), async () =>
-          visibleDpp(deps, reader, await readDppByProductId(deps, key, representation), "ReadDPPByProductId"),
+          readVisible(deps, reader, await readDppByProductId(deps, key, representation), "ReadDPPByProductId"),
         );
       },
     }),
