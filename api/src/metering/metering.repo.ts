@@ -57,27 +57,25 @@ export async function meterCallRow(
   return rows[0]!;
 }
 
-export async function readMonthly(db: Knex, brandId: number, period: string): Promise<Record<MonthlyMeter, number>> {
-  const rows = await monthlyOf(db, { brandId, period });
-  const counts: Record<MonthlyMeter, number> = { api_calls: 0, certs: 0, scans: 0, carbon_ratings: 0 };
-  for (const row of rows) counts[row.meter] = row.count;
-  return counts;
+/**
+ * The brand's counters of a month and its calls per endpoint, busiest first, in one statement: the usage read asks
+ * for both, and a second round trip cost more than either read.
+ */
+export async function readUsage(db: Knex, brandId: number, period: string): Promise<{ counts: Record<MonthlyMeter, number>; endpoints: Array<{ endpoint: string; calls: number }> }> {
+  const [row] = await usageOf(db, { brandId, period });
+  return { counts: { api_calls: 0, certs: 0, scans: 0, carbon_ratings: 0, ...row!.counts }, endpoints: row!.endpoints };
 }
 
-/** Calls per endpoint in the period, busiest first. */
-export async function readEndpoints(db: Knex, brandId: number, period: string): Promise<Array<{ endpoint: string; calls: number }>> {
-  return endpointsOf(db, { brandId, period });
-}
-
-// The usage read's statements, built once (compiledOnce).
-const monthlyOf = compiledOnce<{ meter: MonthlyMeter; count: number }, "brandId" | "period">((db, param) =>
-  db("app.usage_monthly").where({ brand_id: param("brandId"), period: param("period") }).select("meter", "count"),
-);
-const endpointsOf = compiledOnce<{ endpoint: string; calls: number }, "brandId" | "period">((db, param) =>
-  db("app.usage_endpoints")
-    .where({ brand_id: param("brandId"), period: param("period") })
-    .orderBy([{ column: "calls", order: "desc" }, { column: "endpoint" }])
-    .select("endpoint", "calls"),
+/** Built once (compiledOnce): every usage read runs it. */
+const usageOf = compiledOnce<{ counts: Partial<Record<MonthlyMeter, number>>; endpoints: Array<{ endpoint: string; calls: number }> }, "brandId" | "period">((db, param) =>
+  db.select(
+    db.raw("(SELECT coalesce(json_object_agg(m.meter, m.count), '{}') FROM app.usage_monthly m WHERE m.brand_id = ? AND m.period = ?) AS counts", [param("brandId"), param("period")]),
+    db.raw(
+      `(SELECT coalesce(json_agg(json_build_object('endpoint', e.endpoint, 'calls', e.calls) ORDER BY e.calls DESC, e.endpoint), '[]')
+        FROM app.usage_endpoints e WHERE e.brand_id = ? AND e.period = ?) AS endpoints`,
+      [param("brandId"), param("period")],
+    ),
+  ),
 );
 
 /** Gives a lease's unused calls back (app.release_calls, migration 008), committed asynchronously as leases are. */

@@ -3,7 +3,7 @@
 import type { Knex } from "../db/knex";
 import { MonthlyLimitError } from "../errors";
 import type { EffectiveLimits } from "../plans/catalogue";
-import { decrementMonthly, incrementMonthly, incrementMonthlyUpTo, meterCallRow, readEndpoints, readMonthly, type MonthlyMeter } from "./metering.repo";
+import { decrementMonthly, incrementMonthly, incrementMonthlyUpTo, meterCallRow, readUsage, type MonthlyMeter } from "./metering.repo";
 
 export type QuotaMeter = Exclude<MonthlyMeter, "api_calls">;
 
@@ -136,7 +136,7 @@ export type MonthlyUsage = {
 
 /** The brand's counters for a UTC month ("YYYY-MM"; the current one by default). */
 export async function monthlyUsage(db: Knex, brandId: number, period = periodOf(new Date())): Promise<MonthlyUsage> {
-  const [counts, endpoints] = await Promise.all([readMonthly(db, brandId, period), readEndpoints(db, brandId, period)]);
+  const { counts, endpoints } = await readUsage(db, brandId, period);
   return {
     period,
     callsThisMonth: counts.api_calls,

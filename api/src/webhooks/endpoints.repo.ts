@@ -202,18 +202,44 @@ const DELIVERY_COLUMNS = [
   "d.created_at",
 ];
 
-/** Newest first; `before` (a delivery id from the previous page) continues the list. */
-export async function listDeliveries(db: Knex, endpointId: number, options: { limit: number; status?: string; before?: string }): Promise<DeliveryRecord[]> {
-  const query = db("app.webhook_deliveries as d")
+/**
+ * The brand's endpoint `id` of `kind` with a page of its deliveries, newest first, in one statement (the delivery
+ * log reads both on every request; a second round trip cost more than the read). `before` (a delivery id from the
+ * previous page) continues the list. Undefined when the brand has no such endpoint.
+ */
+export async function findEndpointWithDeliveries(
+  db: Knex,
+  brandId: number,
+  kind: EndpointKind,
+  id: number,
+  options: { limit: number; status?: string; before?: string },
+): Promise<{ endpoint: EndpointRecord; deliveries: DeliveryRecord[] } | undefined> {
+  const page = db("app.webhook_deliveries as d")
     .join("app.webhook_events as ev", "ev.id", "d.event_id")
-    .where("d.endpoint_id", endpointId)
+    .where("d.endpoint_id", id)
     .orderBy([{ column: "d.created_at", order: "desc" }, { column: "d.id", order: "desc" }])
-    .limit(options.limit);
-  if (options.status) query.where("d.status", options.status);
+    .limit(options.limit)
+    // Ids as text, as they are read as columns (a bigint as a JSON number would not stay exact).
+    .select(DELIVERY_COLUMNS.map((column) => (column === "d.id" || column === "d.event_id" ? db.raw(`${column}::text AS ${column.slice(2)}`) : column)));
+  if (options.status) page.where("d.status", options.status);
   if (options.before) {
-    query.whereRaw("(d.created_at, d.id) < (SELECT created_at, id FROM app.webhook_deliveries WHERE id = ? AND endpoint_id = ?)", [options.before, endpointId]);
+    page.whereRaw("(d.created_at, d.id) < (SELECT created_at, id FROM app.webhook_deliveries WHERE id = ? AND endpoint_id = ?)", [options.before, id]);
   }
-  return (await query.select<DeliveryRow[]>(DELIVERY_COLUMNS)).map(toDelivery);
+  const row = await db("app.webhook_endpoints")
+    .where({ brand_id: brandId, kind, id })
+    .first<(EndpointRow & { deliveries: Array<Record<string, unknown>> }) | undefined>(
+      ...COLUMNS,
+      db.raw("(SELECT coalesce(json_agg(l ORDER BY l.created_at DESC, l.id DESC), '[]') FROM ? AS l) AS deliveries", [page]),
+    );
+  if (!row) return undefined;
+  return { endpoint: toRecord(row), deliveries: row.deliveries.map((json) => toDelivery(deliveryFromJson(json))) };
+}
+
+/** A delivery row read as a JSON object: its times, which arrive as text, as Dates. */
+function deliveryFromJson(json: Record<string, unknown>): DeliveryRow {
+  const row = { ...json };
+  for (const column of ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at"]) row[column] = json[column] === null ? null : new Date(json[column] as string);
+  return row as DeliveryRow;
 }
 
 export async function findDelivery(db: Knex, endpointId: number, deliveryId: string): Promise<DeliveryRecord | undefined> {

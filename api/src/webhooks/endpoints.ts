@@ -11,7 +11,7 @@ import {
   findDelivery,
   findEndpoint,
   insertEndpoint,
-  listDeliveries,
+  findEndpointWithDeliveries,
   listEndpoints,
   requeueDelivery,
   rotateEndpointSecret,
@@ -109,8 +109,9 @@ export async function endpointDeliveries(
   id: number,
   options: { limit: number; status?: string; before?: string },
 ): Promise<{ endpoint: EndpointRecord; deliveries: DeliveryRecord[] }> {
-  const endpoint = await requireEndpoint(db, brandId, kind, id);
-  return { endpoint, deliveries: await listDeliveries(db, id, options) };
+  const found = await findEndpointWithDeliveries(db, brandId, kind, id, options);
+  if (!found) throw new NotFoundError("Webhook");
+  return found;
 }
 
 export async function redeliver(db: Knex, brandId: number, kind: EndpointKind, id: number, deliveryId: string): Promise<DeliveryRecord> {
