@@ -13,6 +13,8 @@ import { EXPLORER_LOOKUPS } from "../../api/src/chain/transaction-lookup";
 import { waitFor } from "../../scripts/lib/processes";
 import { certificateRenders } from "../support/certificate-renders";
 import { json } from "../support/http";
+import { findProductWithChain } from "../../api/src/products/products.repo";
+import { tokenIdOf } from "../../api/src/passports/content";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
 /**
@@ -250,6 +252,29 @@ describe("public endpoint costs", () => {
       expect(body.access.class).to.equal("public");
       const reads = readsOf(sent, [uid, body.digitalProductPassportId]);
       expect(reads, reads.join("\n")).to.have.length(1);
+    });
+
+    it("reads the product alone, and reports why, when the indexer's views cannot be read", async () => {
+      // Views the statement cannot use: the tables it names, without the columns it reads.
+      const schema = `views_broken_${randomBytes(4).toString("hex")}`;
+      const db = stack.api.db;
+      await db.raw(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.passport (token_id numeric); CREATE TABLE ${schema}.passport_owner (token_id numeric);
+        CREATE TABLE ${schema}.supply_chain_event (token_id numeric); CREATE TABLE ${schema}.factory (factory_id numeric)`);
+      try {
+        const { uid } = unread(3);
+        const failures: unknown[] = [];
+        const read = await findProductWithChain(db, schema, uid, tokenIdOf(uid), undefined, (error) => failures.push(error));
+        expect(read?.product.uid).to.equal(uid);
+        expect(read?.chain).to.equal(undefined);
+        expect(read?.viewsRead).to.equal(false);
+        expect(failures.map((error) => (error as { code?: string }).code)).to.deep.equal(["42703"]);
+        // Views not published yet are expected, not a failure to report.
+        const unpublished = await findProductWithChain(db, `${schema}_absent`, uid, tokenIdOf(uid), undefined, (error) => failures.push(error));
+        expect(unpublished?.viewsRead).to.equal(false);
+        expect(failures).to.have.length(1);
+      } finally {
+        await db.raw(`DROP SCHEMA ${schema} CASCADE`);
+      }
     });
   });
 

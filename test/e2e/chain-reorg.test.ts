@@ -133,8 +133,16 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     return { txHash: body.data.tx_hash as string, blockNumber: body.data.block_number as number };
   }
 
+  /** The public record of `uid`; any other answer fails the test with its status and body. */
+  async function publicRecord(uid: string) {
+    const res = await fetch(`${stack.api.url}/api/dpp/${uid}`);
+    const body = await json(res);
+    expect(res.status, `GET /api/dpp/${uid}: ${JSON.stringify(body)}`).to.equal(200);
+    return body;
+  }
+
   async function mintSettled(uid: string): Promise<boolean> {
-    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+    const record = await publicRecord(uid);
     return Boolean(record.blockchain.verified) && EVENTS.mint.every((e) => deliveriesOf(uid).some((d) => d.path === e.path && d.payload.event === e.event));
   }
 
@@ -212,7 +220,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     // that window is the deep reorg itself (reported, below), not a fault of the record.
     let deepWindow = false;
     const sample = async (moment: string) => {
-      const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+      const record = await publicRecord(uid);
       if (record.blockchain.verified && !deepWindow) {
         const receipt = await chain.receipt(record.blockchain.tx_hash);
         if (!receipt || receipt.blockNumber !== record.blockchain.block_number) outcome.verifiedGone.push(`${moment}: ${record.blockchain.tx_hash} at ${record.blockchain.block_number}`);
@@ -287,7 +295,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       outcome.blocksToHeal += 1;
       // The indexer has followed the new branch once the mint it shows is where the chain has it (or not shown).
       if (deepWindow) {
-        const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+        const record = await publicRecord(uid);
         const receipt = record.blockchain.tx_hash ? await chain.receipt(record.blockchain.tx_hash) : null;
         if (receipt && receipt.blockNumber === record.blockchain.block_number) deepWindow = false;
       }
@@ -315,7 +323,7 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
       outcome.deliveries[key] = matching.length;
       if (matching.length > 1) outcome.notes.push(`${key} delivered for ${matching.map((d) => `${String(d.payload.tx_hash)} (${d.headers["webhook-id"] ?? "?"})`).join(" and ")}`);
     }
-    const record = await json(await fetch(`${stack.api.url}/api/dpp/${uid}`));
+    const record = await publicRecord(uid);
     const shown = [record.blockchain.tx_hash, ...record.supply_chain_events.map((e: { tx_hash: string }) => e.tx_hash)];
     for (const hash of shown) if (!(await chain.receipt(hash))) outcome.problems.push(`the public record shows ${hash}, which the chain does not hold`);
     for (const event of record.supply_chain_events as Array<{ tx_hash: string; block_number: number }>) {

@@ -42,7 +42,9 @@ export async function publicPassport(deps: AppDeps, uid: string, state?: Indexer
   const schema = deps.config.onchainSchema;
   const tokenId = tokenIdOf(uid.toUpperCase());
   const [read, indexer] = await Promise.all([
-    findProductWithChain(deps.db, schema, uid, tokenId, brandId),
+    findProductWithChain(deps.db, schema, uid, tokenId, brandId, (error) =>
+      deps.logger.warn({ err: error, uid }, "reading a passport with the indexer's view of it failed; served without it"),
+    ),
     state ?? indexerState(deps.db, schema).catch(() => undefined),
   ]);
   if (!read) throw new NotFoundError(brandId === undefined ? "Passport" : "Product");

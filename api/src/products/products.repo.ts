@@ -116,15 +116,24 @@ export type ProductWithChain = {
  * findProductByUid, with the indexer's passport of `tokenId` (the UID's, tokenIdOf) and whether its maker is verified
  * in the same statement: the public record and the brand API read all three on every request, and each round trip
  * cost the API and Postgres more than the reads themselves (`npm run bench:volume`). Until the indexer has published
- * its views (`schema`), the product alone is read.
+ * its views (`schema`), or when the statement fails otherwise, the product alone is read.
  */
-export async function findProductWithChain(db: Knex, schema: string, uid: string, tokenId: string, brandId?: number): Promise<ProductWithChain | undefined> {
+export async function findProductWithChain(
+  db: Knex,
+  schema: string,
+  uid: string,
+  tokenId: string,
+  brandId?: number,
+  onViewsFailed?: (error: unknown) => void,
+): Promise<ProductWithChain | undefined> {
   const values = { key: uid.toUpperCase(), tokenId, brandId };
   let rows: Array<ProductRow & { chain: PassportWithEventsRow | null; factory_verified: boolean | null }>;
   try {
     rows = await (brandId === undefined ? productWithChainByUid : productWithChainByUidOfBrand)(db, values, schema);
   } catch (error) {
-    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    // The views not yet published (or any other failure to read them, which `onViewsFailed` hears of): the product
+    // alone, as the record of a passport the indexer has not seen, which is what a separate read of the views gave.
+    if ((error as { code?: string }).code !== UNDEFINED_TABLE) onViewsFailed?.(error);
     const product = await findProductByUid(db, uid, brandId);
     return product && { product, chain: undefined, factoryVerified: undefined, viewsRead: false };
   }
