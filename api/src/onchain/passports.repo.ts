@@ -1,6 +1,6 @@
 // Reads the indexer's passport views (schema `onchain`). Ponder stores bigints as numeric and hex as lower-case
 // text; this module is the one place that turns them into the API's types.
-import { compiledOnce, prepared, type Knex } from "../db/knex";
+import { prepared, type Knex } from "../db/knex";
 
 export type IndexedPassport = {
   tokenId: string;
@@ -67,15 +67,9 @@ export async function findIndexedPassport(db: Knex, schema: string, tokenId: str
 export type FactoryPlace = { name: string | null; city: string | null; country: string | null };
 
 /**
- * A passport with its supply-chain events, oldest first, and the name and place of each event's factory, in one
- * statement: the public record reads all three on every request, and a round trip cost the API more than the read.
- * Undefined while the indexer has no such passport (a token has events only once minted).
+ * A passport with its supply-chain events, oldest first, and the name and place of each event's factory: read with
+ * its product (findProductWithChain), as the public record reads all three on every request.
  */
-export async function findIndexedPassportWithEvents(db: Knex, schema: string, tokenId: string): Promise<PassportWithEvents | undefined> {
-  const [row] = await passportWithEvents(db, { tokenId }, schema);
-  return row ? toPassportWithEvents(row) : undefined;
-}
-
 export type PassportWithEvents = { passport: IndexedPassport; events: IndexedSupplyChainEvent[]; factoryPlaces: Map<number, FactoryPlace> };
 /** A row of passportWithEventsQuery: its numeric columns as text, so they read the same from a JSON object. */
 export type PassportWithEventsRow = PassportRow & { events: EventWithPlaceRow[] };
@@ -113,9 +107,6 @@ export function passportWithEventsQuery(db: Knex, schema: string, tokenId: strin
 
 /** The passport's columns Ponder stores as numeric (uint256 and block numbers and times). */
 const NUMERIC_COLUMNS = new Set(["p.token_id", "p.factory_id", "p.minted_block", "p.minted_at"]);
-
-/** Built once per schema of the views (compiledOnce): a read of a passport by token id runs it. */
-const passportWithEvents = compiledOnce<PassportWithEventsRow, "tokenId">((db, param, schema) => passportWithEventsQuery(db, schema, param("tokenId")));
 
 function toIndexedPassport(row: PassportRow): IndexedPassport {
   return {

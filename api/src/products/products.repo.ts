@@ -1,5 +1,6 @@
 // SQL for products: registering them, and reading one with its brand, manufacturer profile and issuance state.
 import { compiledOnce, type Knex } from "../db/knex";
+import { viewsUnpublished } from "../onchain/views";
 import { passportWithEventsQuery, toPassportWithEvents, type PassportWithEvents, type PassportWithEventsRow } from "../onchain/passports.repo";
 import type { Granularity, Lineage, Provenance } from "../passports/content";
 import type { TextileData } from "../passports/textile";
@@ -104,7 +105,7 @@ const productByDppIdOfBrand = productBy("p.dpp_id", true);
 /** A product as findProductByUid reads it, with what the indexer holds of its passport and its maker. */
 export type ProductWithChain = {
   product: ProductRow;
-  /** The passport with its events (findIndexedPassportWithEvents); undefined while none is indexed. */
+  /** The passport with its events and their factories' places; undefined while none is indexed. */
   chain: PassportWithEvents | undefined;
   /** The maker's registry entry: verified or not; undefined when the product names no maker or the registry has none. */
   factoryVerified: boolean | undefined;
@@ -133,7 +134,7 @@ export async function findProductWithChain(
   } catch (error) {
     // The views not yet published (or any other failure to read them, which `onViewsFailed` hears of): the product
     // alone, as the record of a passport the indexer has not seen, which is what a separate read of the views gave.
-    if ((error as { code?: string }).code !== UNDEFINED_TABLE) onViewsFailed?.(error);
+    if (!viewsUnpublished(error)) onViewsFailed?.(error);
     const product = await findProductByUid(db, uid, brandId);
     return product && { product, chain: undefined, factoryVerified: undefined, viewsRead: false };
   }
@@ -141,9 +142,6 @@ export async function findProductWithChain(
   const { chain, factory_verified: factoryVerified, ...product } = rows[0];
   return { product, chain: chain ? toPassportWithEvents(chain) : undefined, factoryVerified: factoryVerified ?? undefined, viewsRead: true };
 }
-
-/** Postgres' "undefined table": the indexer's views are not published yet. */
-const UNDEFINED_TABLE = "42P01";
 
 const productWithChainBy = (ofBrand: boolean) =>
   compiledOnce<ProductRow & { chain: PassportWithEventsRow | null; factory_verified: boolean | null }, "key" | "brandId" | "tokenId">(
