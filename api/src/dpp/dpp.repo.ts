@@ -1,5 +1,6 @@
 // SQL of the EN 18222 lifecycle API: passports by product identifier, the version current at an instant, the
 // lifecycle status and the links between model, batch and item passports (migration 033).
+import { withDates } from "../db/json-rows";
 import { compiledOnce, prepared, type Knex } from "../db/knex";
 import type { Granularity } from "../passports/content";
 import { productQuery, type ProductRow } from "../products/products.repo";
@@ -47,12 +48,12 @@ export async function findDppWithHistory(db: Knex, by: { dppId: string } | { uid
   const { versions, registration, ...product } = row;
   return {
     product,
-    versions: versions.map((version) => ({ ...version, valid_from: new Date(version.valid_from) })),
+    versions: versions.map((version) => withDates<VersionRecord>(version, ["valid_from"])),
     registration: registration ? registrationFromJson(registration) : undefined,
   };
 }
 
-type DppWithHistoryRow = ProductRow & { versions: Array<Omit<VersionRecord, "valid_from"> & { valid_from: string }>; registration: Record<string, unknown> | null };
+type DppWithHistoryRow = ProductRow & { versions: Array<Record<string, unknown>>; registration: Record<string, unknown> | null };
 
 /** Built once each (compiledOnce): every EN 18222 read of a passport runs one of them. */
 const dppWithHistoryBy = (column: "p.dpp_id" | "p.uid") =>

@@ -1,6 +1,7 @@
 // SQL of the registry registrations (migration 038): one row per passport version, queued, worked under a lease by
 // the "registry-registration" job (each write checked against the claim's token), and read back for the passport's
 // header and the dashboard.
+import { withDates } from "../db/json-rows";
 import type { Knex } from "../db/knex";
 
 export type RegistrationState = "queued" | "registered" | "failed";
@@ -32,9 +33,7 @@ const TIME_COLUMNS = ["next_attempt_at", "lease_until", "proof_timestamp", "regi
 
 /** A registration read as a JSON object (a subquery's row_to_json) as a RegistrationRow: its id as text, its times as Dates. */
 export function registrationFromJson(json: Record<string, unknown>): RegistrationRow {
-  const row = { ...json, id: String(json.id) } as Record<string, unknown>;
-  for (const column of TIME_COLUMNS) row[column] = json[column] === null ? null : new Date(json[column] as string);
-  return row as RegistrationRow;
+  return withDates<RegistrationRow>({ ...json, id: String(json.id) }, TIME_COLUMNS);
 }
 
 /** Queues the registration of each (product, version) not queued before; answers every one's row, queued now or before. */

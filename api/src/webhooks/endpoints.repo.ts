@@ -1,4 +1,5 @@
 // SQL of webhook endpoints and their delivery log, always scoped to the owning brand.
+import { withDates } from "../db/json-rows";
 import type { Knex } from "../db/knex";
 import type { EventType } from "./events";
 import { OUTBOX_CHANNEL } from "./outbox";
@@ -232,15 +233,11 @@ export async function findEndpointWithDeliveries(
       db.raw("(SELECT coalesce(json_agg(l ORDER BY l.created_at DESC, l.id DESC), '[]') FROM ? AS l) AS deliveries", [page]),
     );
   if (!row) return undefined;
-  return { endpoint: toRecord(row), deliveries: row.deliveries.map((json) => toDelivery(deliveryFromJson(json))) };
+  return { endpoint: toRecord(row), deliveries: row.deliveries.map((json) => toDelivery(withDates<DeliveryRow>(json, DELIVERY_TIMES))) };
 }
 
-/** A delivery row read as a JSON object: its times, which arrive as text, as Dates. */
-function deliveryFromJson(json: Record<string, unknown>): DeliveryRow {
-  const row = { ...json };
-  for (const column of ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at"]) row[column] = json[column] === null ? null : new Date(json[column] as string);
-  return row as DeliveryRow;
-}
+/** The delivery columns holding times, which the JSON of findEndpointWithDeliveries has as text. */
+const DELIVERY_TIMES = ["next_attempt_at", "last_attempt_at", "delivered_at", "created_at"];
 
 export async function findDelivery(db: Knex, endpointId: number, deliveryId: string): Promise<DeliveryRecord | undefined> {
   const row = await db("app.webhook_deliveries as d")
