@@ -65,7 +65,8 @@ function describeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+/** Runs one command line; `env` is the process's environment, or the one a test runs the CLI in. Returns the exit code. */
+export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const commands = await loadCommands();
   const [name, ...rest] = argv;
   if (name === undefined || name.startsWith("-") || name === "help") {
@@ -99,8 +100,8 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
     for (const [key, spec] of Object.entries(command.options)) {
       if (spec.required && (parsed.values[key] === undefined || parsed.values[key] === "")) throw new UsageError(`--${key} is required`);
     }
-    db = createDb(databaseUrl(process.env), 2);
-    const result = await command.run({ db, options: parsed.values as Record<string, string | boolean | undefined> });
+    db = createDb(databaseUrl(env), 2);
+    const result = await command.run({ db, options: parsed.values as Record<string, string | boolean | undefined>, env });
     out(json ? JSON.stringify(result.json, null, 2) : result.text);
     return 0;
   } catch (error) {

@@ -1,20 +1,10 @@
 // Operator commands for a brand's dashboard accounts: create the first owner (by emailed invitation, or with a
 // password), list the team, and print a fresh invitation or reset link when an email went astray.
 import { getBrand } from "../../api/src/brands/service";
-import { ConfigError, loadConfig, type Config } from "../../api/src/config";
 import { mailerFor } from "../../api/src/mail/mailer";
 import { isRole, ROLES, type Role } from "../../api/src/team/roles";
 import { createMemberWithPassword, inviteMember, listTeam } from "../../api/src/team/service";
-import { brandOption, requiredOption, stringOption, table, UsageError, type AdminCommand, type CommandContext } from "./command";
-
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
+import { brandOption, requiredOption, serviceConfig, stringOption, table, UsageError, type AdminCommand, type CommandContext } from "./command";
 
 function roleOption(context: CommandContext, fallback: Role): Role {
   const role = stringOption(context, "role") ?? fallback;
@@ -31,7 +21,7 @@ const inviteCommand: AdminCommand = {
     role: { type: "string", description: `${ROLES.join(" | ")} (default owner)` },
   },
   async run(context) {
-    const cfg = config();
+    const cfg = serviceConfig(context);
     const brand = await getBrand(context.db, requiredOption(context, "brand"));
     const invitation = await inviteMember(
       { db: context.db, config: cfg, mailer: mailerFor(cfg) },

@@ -1,5 +1,6 @@
 // The shape of an operator CLI command, the errors that set its exit code, and the shared option helpers.
 import type { ParseArgsConfig } from "node:util";
+import { ConfigError, loadConfig, type Config } from "../../api/src/config";
 import type { Knex } from "../../api/src/db/knex";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>[string] & { description: string; required?: boolean };
@@ -8,6 +9,8 @@ export type CommandContext = {
   db: Knex;
   /** Parsed --options (strings and booleans) of the command. */
   options: Record<string, string | boolean | undefined>;
+  /** The environment the CLI runs in (the process's, or the one a test hands to `main`). */
+  env: NodeJS.ProcessEnv;
 };
 
 /** What a command hands back: `text` for people, `json` for scripts (--json). */
@@ -22,6 +25,16 @@ export type AdminCommand = {
 
 /** Wrong invocation: unknown command or option, missing or malformed value. Exit code 2. */
 export class UsageError extends Error {}
+
+/** The service's configuration, for commands that need more than the database (SECRETS_KEY, the URL policy, mail). */
+export function serviceConfig(context: CommandContext): Config {
+  try {
+    return loadConfig(context.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 export const brandOption: Record<string, OptionSpec> = {
   brand: { type: "string", required: true, description: "slug of the brand" },

@@ -1,7 +1,6 @@
 // Operator commands for a brand's dashboard webhook (spec 6.1): one receiver URL per brand, set here until the
 // admin panel exists.
 import { getBrand } from "../../api/src/brands/service";
-import { ConfigError, loadConfig, type Config } from "../../api/src/config";
 import { DASHBOARD_EVENTS } from "../../api/src/webhooks/events";
 import {
   dashboardWebhook,
@@ -12,17 +11,7 @@ import {
   setDashboardWebhook,
   type EndpointRecord,
 } from "../../api/src/webhooks/endpoints";
-import { brandOption, requiredOption, table, UsageError, type AdminCommand, type CommandContext } from "./command";
-
-/** The webhook commands need SECRETS_KEY and the URL policy: the same configuration as the API and dispatcher. */
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
+import { brandOption, requiredOption, serviceConfig, table, UsageError, type AdminCommand, type CommandContext } from "./command";
 
 async function brandAndWebhook(context: CommandContext) {
   const brand = await getBrand(context.db, requiredOption(context, "brand"));
@@ -54,7 +43,7 @@ const setCommand: AdminCommand = {
   options: { ...brandOption, url: { type: "string", required: true, description: "receiver URL (https in production)" } },
   async run(context) {
     const brand = await getBrand(context.db, requiredOption(context, "brand"));
-    const { endpoint, signingSecret } = await setDashboardWebhook({ db: context.db, config: config() }, brand.id, requiredOption(context, "url"));
+    const { endpoint, signingSecret } = await setDashboardWebhook({ db: context.db, config: serviceConfig(context) }, brand.id, requiredOption(context, "url"));
     const secretLine = signingSecret
       ? `Signing secret (shown once; store it now): ${signingSecret}`
       : "The URL changed; the signing secret is unchanged (rotate it with rotate-dashboard-webhook-secret).";
@@ -112,7 +101,7 @@ const rotateCommand: AdminCommand = {
   options: brandOption,
   async run(context) {
     const { brand, webhook } = await brandAndWebhook(context);
-    const rotated = await rotateSecret({ db: context.db, config: config() }, brand.id, "dashboard", requireWebhook(brand.slug, webhook).id);
+    const rotated = await rotateSecret({ db: context.db, config: serviceConfig(context) }, brand.id, "dashboard", requireWebhook(brand.slug, webhook).id);
     const until = rotated.endpoint.previousSecretExpiresAt!.toISOString();
     return {
       text: `New signing secret (shown once; store it now): ${rotated.signingSecret}\nThe old secret also signs until ${until}.`,
@@ -127,7 +116,7 @@ const enableCommand: AdminCommand = {
   options: brandOption,
   async run(context) {
     const { brand, webhook } = await brandAndWebhook(context);
-    const enabled = await reenableEndpoint({ db: context.db, config: config() }, brand.id, "dashboard", requireWebhook(brand.slug, webhook).id);
+    const enabled = await reenableEndpoint({ db: context.db, config: serviceConfig(context) }, brand.id, "dashboard", requireWebhook(brand.slug, webhook).id);
     return { text: `Dashboard webhook of ${brand.slug} is active again: ${enabled.url}`, json: webhookJson(enabled) };
   },
 };

@@ -2,20 +2,10 @@
 // the SUN keys of NTAG 424 DNA tags), as the dashboard's provisioning does for a brand's owner.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { getBrand } from "../../api/src/brands/service";
-import { ConfigError, loadConfig, type Config } from "../../api/src/config";
 import { brandAddress } from "../../api/src/domains/service";
 import { PROVISION_MAX_TAGS, provisionTags, provisioningCsv, urlTemplateOf } from "../../api/src/tags/provisioning";
 import { TAG_CHIPS, type TagChip } from "../../api/src/tags/verdicts";
-import { brandOption, requiredOption, stringOption, UsageError, type AdminCommand, type CommandContext } from "./command";
-
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
+import { brandOption, requiredOption, serviceConfig, stringOption, UsageError, type AdminCommand, type CommandContext } from "./command";
 
 /** A list option: a file (one value a line, or separated by commas or spaces) if one exists at that path, else a comma list. */
 function listOption(context: CommandContext, name: string): string[] | undefined {
@@ -41,7 +31,7 @@ const provisionCommand: AdminCommand = {
   async run(context) {
     const chip = (stringOption(context, "chip") ?? "NTAG424").toUpperCase();
     if (!(TAG_CHIPS as readonly string[]).includes(chip)) throw new UsageError(`--chip must be one of ${TAG_CHIPS.join(", ")}`);
-    const cfg = config();
+    const cfg = serviceConfig(context);
     const brand = await getBrand(context.db, requiredOption(context, "brand"));
     const tags = await provisionTags(
       { db: context.db, config: cfg },

@@ -1,18 +1,16 @@
-// The operator CLI end to end: each command spawned as `node --import tsx scripts/admin.ts` against a real test
-// database, its effect checked through the real API over HTTP.
-import { execFile } from "node:child_process";
+// The operator CLI end to end against a real test database, each command's effect checked through the real API over
+// HTTP. Commands run in this process through the CLI's own `main` (test/support/admin-cli.ts); the entry point itself
+// is spawned as `node --import tsx scripts/admin.ts` where the process matters: help and a wrong invocation reaching
+// the shell as exit codes 0 and 2, a created brand's key, a database that cannot be reached (exit 1).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort, waitFor } from "../../scripts/lib/processes";
+import { runAdmin, spawnAdmin } from "../support/admin-cli";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
-
-const ROOT = path.join(__dirname, "..", "..");
-
-type Run = { code: number; stdout: string; stderr: string };
 
 describe("operator CLI (npm run admin)", () => {
   let api: InProcessApi;
@@ -25,19 +23,8 @@ describe("operator CLI (npm run admin)", () => {
   });
   after(() => api?.close());
 
-  function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "scripts/admin.ts", ...args],
-        { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: databaseUrl, ...env }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  }
+  /** Each command in this process (what the CLI does), except the checks of the entry point, which spawn it. */
+  const admin = (args: string[], env: Record<string, string> = {}) => runAdmin(args, { DATABASE_URL: databaseUrl, ...env });
 
   async function adminJson(args: string[]) {
     const run = await admin([...args, "--json"]);
@@ -60,12 +47,13 @@ describe("operator CLI (npm run admin)", () => {
     fetch(`${api.url}/api/v1/${route}`, { headers: { Authorization: `Bearer ${key}`, "X-Service-Brand": slug } });
 
   it("lists every command with --help (exit 0) and refuses a wrong invocation with exit 2", async () => {
-    const help = await admin(["--help"]);
+    const spawned = (args: string[]) => spawnAdmin(args, { DATABASE_URL: databaseUrl });
+    const help = await spawned(["--help"]);
     expect(help.code).to.equal(0);
     for (const name of ["create-brand", "list-brands", "issue-key", "rotate-key", "revoke-key", "list-keys", "suspend", "reactivate", "set-plan", "set-limits", "show-usage"]) {
       expect(help.stdout).to.include(name);
     }
-    expect((await admin([])).code).to.equal(2);
+    expect((await spawned([])).code).to.equal(2);
     const unknown = await admin(["frobnicate"]);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.include('Unknown command "frobnicate"');
@@ -80,7 +68,7 @@ describe("operator CLI (npm run admin)", () => {
   });
 
   it("creates a brand whose printed key works once, issues, lists, rotates and revokes keys", async () => {
-    const created = await admin(["create-brand", "--slug", "cli-brand", "--name", "CLI Brand", "--uid-prefix", "cli", "--plan", "growth"]);
+    const created = await spawnAdmin(["create-brand", "--slug", "cli-brand", "--name", "CLI Brand", "--uid-prefix", "cli", "--plan", "growth"], { DATABASE_URL: databaseUrl });
     expect(created.code, created.stderr).to.equal(0);
     const firstKey = /API key \(shown once; store it now\): (pr_live_\S+)/.exec(created.stdout)?.[1];
     expect(firstKey).to.be.a("string");
@@ -213,7 +201,7 @@ describe("operator CLI (npm run admin)", () => {
   });
 
   it("exits 1 with a clear message when the database cannot be reached", async () => {
-    const run = await admin(["list-brands"], { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${await freePort()}/nothing` });
+    const run = await spawnAdmin(["list-brands"], { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${await freePort()}/nothing` });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.include("cannot reach the database");
   });

@@ -1,8 +1,6 @@
 // The identifiers the EN 18223 header names: a brand's economic operator id (EORI or GLN) through the dashboard and
 // the operator CLI, and a factory's GLN and Open Supply Hub id through the operator API and the CLI. Each checked,
 // stored in one form, audited where it is a brand's; a factory's kept outside its anchored profile hash.
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { expect } from "chai";
 import { createOperator } from "../../api/src/auth/operators";
 import { createSession } from "../../api/src/auth/sessions";
@@ -10,17 +8,15 @@ import { createBrand } from "../../api/src/brands/service";
 import { saveFactoryProfile } from "../../api/src/factories/service";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
+import { runAdmin } from "../support/admin-cli";
 import { dashboardClient, type DashboardClient } from "../support/dashboard";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 
-const ROOT = path.join(__dirname, "..", "..");
 const PATH = "/api/dashboard/economic-operator";
 // GS1's example GLN, check digit valid; the same with its last digit changed.
 const GLN = "4012345000009";
 const BAD_GLN = "4012345000008";
-
-type Run = { code: number; stdout: string; stderr: string };
 
 describe("economic operator and facility identifiers", () => {
   let api: InProcessApi;
@@ -42,16 +38,7 @@ describe("economic operator and facility identifiers", () => {
   });
   after(() => api?.close());
 
-  function cli(args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "scripts/admin.ts", ...args],
-        { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: databaseUrl }, timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const cli = (args: string[]) => runAdmin(args, { DATABASE_URL: databaseUrl });
 
   const put = (client: DashboardClient, value: unknown) => client.call(PATH, { method: "PUT", json: { economic_operator_id: value } });
   const stored = async () => (await api.db("app.brands").where({ id: brand.id }).first("economic_operator_id")).economic_operator_id as string | null;

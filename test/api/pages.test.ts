@@ -11,11 +11,11 @@ import { createBrand, setBrandStatus } from "../../api/src/brands/service";
 import { tokenIdOf } from "../../api/src/passports/content";
 import { setBranding } from "../../api/src/brands/branding";
 import { waitFor } from "../../scripts/lib/processes";
+import { runAdmin } from "../support/admin-cli";
 import { json } from "../support/http";
 import { runPrintedVerifyScript } from "../support/verify-script";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
 
-const ROOT = path.join(__dirname, "..", "..");
 const XSS_NAME = "<script>alert(1)</script>";
 const ATTR_NAME = `Tee "><img src=x onerror=alert(2)>`;
 const TAGLINE = `Say "hello" to 'honest' clothes & <b>more</b>`;
@@ -356,16 +356,7 @@ describe("customer-facing pages and the badge", () => {
   });
 
   describe("operator CLI: set-branding and show-branding", () => {
-    function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-      return new Promise((resolve) => {
-        execFile(
-          process.execPath,
-          ["--import", "tsx", "scripts/admin.ts", ...args],
-          { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: stack.api.config.databaseUrl }, timeout: 60_000 },
-          (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-        );
-      });
-    }
+    const admin = (args: string[]) => runAdmin(args, { DATABASE_URL: stack.api.config.databaseUrl });
 
     it("refuses values outside the bounds (exit 2, naming each field) and changes nothing", async function () {
       this.timeout(120_000);

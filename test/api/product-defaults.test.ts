@@ -1,7 +1,5 @@
 // A product registered with only spec 4.8's fields reads back complete (spec 2.5): fibres read from fabric_type,
 // care text and country of manufacture from the brand's defaults, and the record saying which values were declared.
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { expect } from "chai";
 import { createBrand, setProductDefaults } from "../../api/src/brands/service";
 import { dataHashOf } from "../../api/src/passports/content";
@@ -10,6 +8,7 @@ import { CARE_BY_CATEGORY, GARMENT_CARE } from "../../api/src/products/defaults"
 import { compile } from "../../api/src/validation";
 import { startInProcessApi, type InProcessApi } from "../../scripts/lib/api-process";
 import { freePort } from "../../scripts/lib/processes";
+import { runAdmin } from "../support/admin-cli";
 import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 
@@ -200,15 +199,7 @@ describe("product defaults: a product with only the spec's fields reads back com
 
     it("are set and shown with the operator CLI", async function () {
       this.timeout(120_000);
-      const admin = (args: string[]) =>
-        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-          execFile(
-            process.execPath,
-            ["--import", "tsx", "scripts/admin.ts", ...args],
-            { cwd: path.join(__dirname, "..", ".."), env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: databaseUrl }, timeout: 60_000 },
-            (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-          );
-        });
+      const admin = (args: string[]) => runAdmin(args, { DATABASE_URL: databaseUrl });
       const brand = await newBrand();
       const set = await admin(["set-product-defaults", "--brand", brand.slug, "--country", "bd", "--category", "saree", "--care", "Dry clean only.", "--json"]);
       expect(set.code, set.stderr).to.equal(0);

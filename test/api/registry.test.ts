@@ -7,8 +7,6 @@
 // automatic registration itself on the dashboard, and then a changed economic operator id registers its passports again
 // (a claim in flight at the change loses its token).
 /* eslint-disable @typescript-eslint/no-explicit-any -- the passports and registrations read here are JSON the test checks */
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { expect } from "chai";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { issueAuthorityKey } from "../../api/src/access/readers";
@@ -21,6 +19,7 @@ import { CirpassRegistryClient } from "../../api/src/registry/cirpass-registry-c
 import { RegistryRegistrationJob, setAutomaticRegistration } from "../../api/src/registry/registration";
 import { RegistryUnavailableError, type RegistrationMetadata } from "../../api/src/registry/registry-client";
 import { startLocalRegistry, type LocalRegistry } from "../../scripts/lib/local-registry";
+import { runAdmin } from "../support/admin-cli";
 import { dashboardClient } from "../support/dashboard";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
@@ -188,14 +187,8 @@ describe("EU registry registration", () => {
   it("registers a brand's new passports by itself once its automatic registration is on", async function () {
     this.timeout(120_000);
     // Turned on the way an operator does it.
-    const cli = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "scripts/admin.ts", "set-registry-auto", "--brand", brand.slug, "--to", "on"],
-        { cwd: path.join(__dirname, "..", ".."), env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: stack.api.config.databaseUrl }, timeout: 60_000 },
-        (error, stdout) => resolve({ code: error ? 1 : 0, stdout }),
-      );
-    });
+    const { code, stdout } = await runAdmin(["set-registry-auto", "--brand", brand.slug, "--to", "on"], { DATABASE_URL: stack.api.config.databaseUrl });
+    const cli = { code, stdout };
     expect(cli).to.deep.equal({ code: 0, stdout: `${brand.slug}: automatic registration on\n` });
     try {
       const autoModel = await createModel(GTIN.auto);

@@ -3,7 +3,6 @@
 // allowed to see them (dashboard and CLI), assigning a tag on chain binds its record, scan.verified reaches the
 // dashboard webhook signed for an authentic tap of a verified passport only, and the demo's tags tap as authentic.
 import { buildAppDeps } from "../../api/src/assemble";
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
+import { runAdmin } from "../support/admin-cli";
 import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "../support/webhook-receiver";
 import { TAP_RECORDS_PER_CLIENT_HOUR } from "../../api/src/tags/verification";
 import { shopperWords } from "../../api/src/tags/verdicts";
@@ -38,7 +38,6 @@ import { createTestDatabase } from "../support/hooks";
 import { json } from "../support/http";
 import { sharedStack, type SeededStack } from "../support/shared-stack";
 
-const ROOT = path.join(__dirname, "..", "..");
 
 type CsvRow = { tag_uid: string; chip: string; key_version: string; product_uid: string; url_template: string; sdm_meta_read_key: string; sdm_file_read_key: string };
 
@@ -369,15 +368,7 @@ describe("NFC taps: verdicts, replay, provisioning (Postgres)", () => {
 
   it("the CLI's provision-tags writes the CSV (mode 600) with the derivation's keys, and refuses what the dashboard refuses", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "taps-cli-"));
-    const run = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          ["--import", "tsx", "scripts/admin.ts", ...args],
-          { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: api.config.databaseUrl }, timeout: 60_000 },
-          (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-        );
-      });
+    const run = (args: string[]) => runAdmin(args, { DATABASE_URL: api.config.databaseUrl });
     try {
       const uids = [newTagUid(), newTagUid()];
       const uidFile = path.join(dir, "uids.txt");

@@ -1,15 +1,10 @@
-// The operator CLI's dashboard-webhook commands, run as the operator runs them: a child process on a real database.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
+// The operator CLI's dashboard-webhook commands, run through the CLI's own entry (`main`) on a real database.
 import { expect } from "chai";
 import { createBrand } from "../../api/src/brands/service";
 import { createDb, type Knex } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
+import { runAdmin } from "../support/admin-cli";
 import { createTestDatabase } from "../support/hooks";
-
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, "..", "..");
 
 describe("operator CLI: dashboard webhook", () => {
   let databaseUrl: string;
@@ -23,16 +18,7 @@ describe("operator CLI: dashboard webhook", () => {
   });
   after(() => db?.destroy());
 
-  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { PATH: process.env.PATH, SERVICE_MODE: "local", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
-    try {
-      const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { cwd: ROOT, env, timeout: 60_000 });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  }
+  const admin = (...args: string[]) => runAdmin(args, { SERVICE_MODE: "local", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" });
 
   it("sets, shows, rotates and removes a brand's dashboard webhook; refuses a private URL", async function () {
     this.timeout(120_000);

@@ -68,7 +68,7 @@ export async function mochaGlobalTeardown(): Promise<void> {
     // On a server of TEST_DATABASE_URL's the template is ours to remove; the per-file databases stay for a look.
     await adminQuery(new URL(server), `DROP DATABASE IF EXISTS "${template}"`).catch(() => undefined);
   }
-  printSlowestFiles(10);
+  printSlowestFiles(Number(process.env.TEST_SLOWEST_FILES ?? 10));
   await embedded?.stop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 }
