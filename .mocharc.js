@@ -13,14 +13,16 @@ const DIRECTORIES = ["test/api", "test/e2e", "test/browser"];
 const SLOW_FIRST = [
   "test/e2e/chain-reorg.test.ts",
   "test/browser/dashboard.test.ts",
-  "test/e2e/bulk-crash.test.ts",
   "test/e2e/chain-crash.test.ts",
   "test/api/fuzz.test.ts",
-  "test/api/admin-cli.test.ts",
+  "test/api/dashboard-products.test.ts",
   "test/browser/payments.test.ts",
   "test/api/registry.test.ts",
-  "test/api/dashboard-products.test.ts",
+  "test/e2e/bulk-crash.test.ts",
   "test/api/dashboard-session.test.ts",
+  "test/browser/bengali-checkout.test.ts",
+  "test/e2e/local-stack.test.ts",
+  "test/api/webhooks-dispatcher.test.ts",
 ];
 
 function testFiles(directory) {

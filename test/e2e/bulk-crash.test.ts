@@ -23,6 +23,7 @@ import type { ChainNode } from "../../scripts/lib/hardhat-node";
 import { spawnLogged, waitFor, type Child } from "../../scripts/lib/processes";
 import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
+import { bundleTestEntry } from "../support/replicas";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 /**
@@ -50,6 +51,8 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
   let env: Record<string, string>;
   let brand: Brand;
   let workDir: string;
+  /** bulk-replica.ts bundled into JavaScript: each replica starts without loading TypeScript. */
+  let bundle: string;
   const children: Child[] = [];
 
   before(async function () {
@@ -57,6 +60,7 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
     workDir = mkdtempSync(path.join(os.tmpdir(), "bulk-crash-"));
     chmodSync(workDir, 0o755);
     const databaseUrl = await createTestDatabase("bulk_crash");
+    const bundling = bundleTestEntry("bulk-replica");
     const started = await startDeployedChain(workDir);
     chain = started.chain;
     env = {
@@ -84,6 +88,7 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
       limitOverrides: { api_calls_per_month: 1_000_000, requests_per_hour: 1_000_000, certs_per_month: 1_000_000 },
     });
     brand = { id: created.brand.id, slug: created.brand.slug, uidPrefix: created.brand.uidPrefix };
+    bundle = await bundling;
   });
 
   after(async () => {
@@ -94,7 +99,7 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
   });
 
   function replica(name: string, extra: Record<string, string>): Child {
-    const child = spawnLogged(name, process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "bulk-replica.ts")], {
+    const child = spawnLogged(name, process.execPath, [bundle], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, ...extra },
       logFile: path.join(workDir, `${name}.log`),

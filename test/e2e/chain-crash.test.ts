@@ -24,7 +24,7 @@ import { setDashboardWebhook } from "../../api/src/webhooks/endpoints";
 import type { ChainNode } from "../../scripts/lib/hardhat-node";
 import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
-import { bundleIssuerReplica, spawnReplica, type Replica } from "../support/replicas";
+import { bundleTestEntry, spawnReplica, type Replica } from "../support/replicas";
 import type { IssueAnswer } from "../support/issuer-replica";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
@@ -89,7 +89,7 @@ describe("crash matrix: SIGKILL at each step of issuance with two replicas", fun
     workDir = mkdtempSync(path.join(os.tmpdir(), "chain-crash-"));
     chmodSync(workDir, 0o755);
     const databaseUrl = await createTestDatabase("chain_crash");
-    const bundling = bundleIssuerReplica();
+    const bundling = bundleTestEntry("issuer-replica");
     const started = await startDeployedChain(workDir);
     chain = started.chain;
     const { deployment, deploymentsDir } = started;

@@ -21,6 +21,7 @@ let embedded: EmbeddedDb | undefined;
 let workDir: string | undefined;
 let counter = 0;
 let fileStartedAt = 0;
+let fileCpuAtStart = process.cpuUsage();
 
 // Ctrl-C or a CI time-out: exit normally, so the 'exit' handler of scripts/lib/processes.ts kills the chain and
 // indexer children and that of scripts/lib/postgres.ts stops the Postgres server.
@@ -78,6 +79,7 @@ export const mochaHooks = {
   // serially, where the run is usually one file.
   beforeAll() {
     fileStartedAt = Date.now();
+    fileCpuAtStart = process.cpuUsage();
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
@@ -86,7 +88,8 @@ export const mochaHooks = {
     const timesFile = process.env[TIMES_ENV];
     if (timesFile && files.length > 0) {
       const file = files.length === 1 ? path.relative(process.cwd(), files[0]) : `${files.length} files in one process`;
-      appendFileSync(timesFile, `${JSON.stringify({ file, ms: Date.now() - fileStartedAt })}\n`);
+      const cpu = process.cpuUsage(fileCpuAtStart);
+      appendFileSync(timesFile, `${JSON.stringify({ file, ms: Date.now() - fileStartedAt, cpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
     }
     // A worker keeps its shared stack for the next file it is given and takes it down when it exits; a serial run
     // ends here. Required, not imported at the top: shared-stack imports this module for createTestDatabase.
@@ -152,8 +155,8 @@ function printSlowestFiles(count: number): void {
   } catch {
     return;
   }
-  const times = lines.map((line) => JSON.parse(line) as { file: string; ms: number }).sort((a, b) => b.ms - a.ms);
+  const times = lines.map((line) => JSON.parse(line) as { file: string; ms: number; cpuMs: number }).sort((a, b) => b.ms - a.ms);
   if (times.length < 2) return;
-  console.log(`\n  the ${Math.min(count, times.length)} slowest of ${times.length} test files (wall time, setup included):`);
-  for (const { file, ms } of times.slice(0, count)) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+  console.log(`\n  the ${Math.min(count, times.length)} slowest of ${times.length} test files (wall time, setup included; CPU of the mocha worker alone):`);
+  for (const { file, ms, cpuMs } of times.slice(0, count)) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${`cpu ${(cpuMs / 1000).toFixed(1)} s`.padStart(11)}  ${file}`);
 }

@@ -9,29 +9,29 @@ import { stopProcess } from "../../scripts/lib/processes";
 import type { IssueAnswer } from "./issuer-replica";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-/** Inside the repository, so the bundle resolves its packages from node_modules; ignored by git. */
-const BUNDLE = path.join(ROOT, "node_modules", ".cache", "passport-registry", "issuer-replica.cjs");
 
 /**
- * Bundles the replica's TypeScript with esbuild (the compiler tsx itself runs on, so always installed) into one
- * CommonJS file, packages left external. Returns its path.
+ * Bundles a test process's TypeScript entry (a file of test/support) with esbuild, the compiler tsx itself runs on, so
+ * always installed, into one CommonJS file, packages left external; returns its path. A replica spawned from the bundle
+ * starts without loading TypeScript (`--import tsx` costs a second or more of CPU per process on two cores). The bundle
+ * is inside the repository, so it resolves its packages from node_modules; git ignores it.
  */
-export async function bundleIssuerReplica(): Promise<string> {
-  // esbuild comes with tsx; resolved from tsx's own location so no direct dependency is needed.
+export async function bundleTestEntry(name: "issuer-replica" | "bulk-replica"): Promise<string> {
   const requireFromTsx = createRequire(require.resolve("tsx/package.json"));
   const esbuild = requireFromTsx("esbuild") as typeof import("esbuild");
+  const outfile = path.join(ROOT, "node_modules", ".cache", "passport-registry", `${name}.cjs`);
   await esbuild.build({
-    entryPoints: [path.join(__dirname, "issuer-replica.ts")],
+    entryPoints: [path.join(__dirname, `${name}.ts`)],
     bundle: true,
     platform: "node",
     format: "cjs",
     target: "node20",
     packages: "external",
-    outfile: BUNDLE,
+    outfile,
     logLevel: "warning",
     absWorkingDir: ROOT,
   });
-  return BUNDLE;
+  return outfile;
 }
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
