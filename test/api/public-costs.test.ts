@@ -276,6 +276,39 @@ describe("public endpoint costs", () => {
         await db.raw(`DROP SCHEMA ${schema} CASCADE`);
       }
     });
+
+    it("reads the product alone, and reports it, when Ponder holds the views' tables (a reorganisation): it does not wait for them", async function () {
+      this.timeout(60_000);
+      // Tables shaped like the views, with this UID's passport in them, one of which another session holds ACCESS
+      // EXCLUSIVE as Ponder's reorganisation does; held until the read returns, or 20 s at most (statements time out
+      // at 30 s here, so a read that waits for the lock gets it back and reads the chain: the check below fails).
+      const schema = `views_locked_${randomBytes(4).toString("hex")}`;
+      const db = stack.api.db;
+      const views = ["passport", "passport_owner", "supply_chain_event", "factory"];
+      await db.raw(`CREATE SCHEMA ${schema}; ${views.map((view) => `CREATE TABLE ${schema}.${view} AS SELECT * FROM ${stack.api.config.onchainSchema}.${view};`).join(" ")}`);
+      const locker = await db.client.acquireConnection();
+      try {
+        const { uid } = unread(1);
+        const unlocked = await findProductWithChain(db, schema, uid, tokenIdOf(uid));
+        expect(unlocked?.chain?.passport, "the copied tables hold the passport").to.not.equal(undefined);
+        await db.raw(`BEGIN; LOCK TABLE ${schema}.supply_chain_event IN ACCESS EXCLUSIVE MODE`).connection(locker);
+        let lockHeld = true;
+        const release = setTimeout(() => {
+          lockHeld = false;
+          void db.raw("ROLLBACK").connection(locker);
+        }, 20_000);
+        const failures: unknown[] = [];
+        const read = await findProductWithChain(db, schema, uid, tokenIdOf(uid), undefined, (error) => failures.push(error)).finally(() => clearTimeout(release));
+        expect(lockHeld, "answered while the table was still locked").to.equal(true);
+        expect(read?.product.uid).to.equal(uid);
+        expect(read?.viewsRead).to.equal(false);
+        expect(failures.map((error) => (error as Error).name)).to.deep.equal(["KnexTimeoutError"]);
+      } finally {
+        await db.raw("ROLLBACK").connection(locker).catch(() => undefined);
+        await db.client.releaseConnection(locker);
+        await db.raw(`DROP SCHEMA ${schema} CASCADE`);
+      }
+    });
   });
 
   describe("GET /api/stats", () => {

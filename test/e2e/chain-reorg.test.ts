@@ -35,6 +35,8 @@ const SETTLE_MS = 300;
 const HEAL_BLOCKS = 30;
 /** Then this long without mining, for the indexer, the watcher and the dispatcher of a loaded machine to catch up. */
 const LATE_MS = 30_000;
+/** A step of a case slower than this is noted in the table, with its name. */
+const SLOW_STEP_MS = 2_000;
 const FACTORY = 1001;
 
 /** Chain-derived events of each write, by receiver path. */
@@ -202,10 +204,20 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     return Number(body.checks?.chain?.deep_reorgs_last_day ?? 0);
   }
 
-  async function runCase(write: Write, depth: number): Promise<Outcome> {
-    const outcome: Outcome = { write, depth, verifiedGone: [], premature: [], onChain: 0, deliveries: {}, reorgsRecorded: [], deepReported: 0, blocksToHeal: 0, notes: [], problems: [], phases: [] };
+  /** Runs one case into `outcome` (the caller's, so what was noted survives a case that throws). */
+  async function runCase(outcome: Outcome): Promise<void> {
+    const { write, depth } = outcome;
     const started = Date.now();
     const phase = (name: string) => outcome.phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)}`);
+    /** Runs one step of the case; a step slower than SLOW_STEP_MS is noted with its name, to show where a slow case waited. */
+    const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      const began = Date.now();
+      try {
+        return await run();
+      } finally {
+        if (Date.now() - began > SLOW_STEP_MS) outcome.notes.push(`${what} took ${Date.now() - began} ms`);
+      }
+    };
     const uid = await newProduct();
     const tokenId = tokenIdOf(uid);
     await chain.automine(true);
@@ -220,9 +232,9 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     // that window is the deep reorg itself (reported, below), not a fault of the record.
     let deepWindow = false;
     const sample = async (moment: string) => {
-      const record = await publicRecord(uid);
+      const record = await step(`the public record (${moment})`, () => publicRecord(uid));
       if (record.blockchain.verified && !deepWindow) {
-        const receipt = await chain.receipt(record.blockchain.tx_hash);
+        const receipt = await step(`a receipt (${moment})`, () => chain.receipt(record.blockchain.tx_hash));
         if (!receipt || receipt.blockNumber !== record.blockchain.block_number) outcome.verifiedGone.push(`${moment}: ${record.blockchain.tx_hash} at ${record.blockchain.block_number}`);
       }
       for (const delivery of deliveriesOf(uid)) {
@@ -255,10 +267,10 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
     }
 
     phase("old branch");
-    const deepBefore = await deepReorgsReported();
-    await chain.revert(snapshot);
+    const deepBefore = await step("/readyz", deepReorgsReported);
+    await step("evm_revert", () => chain.revert(snapshot));
     for (let i = 0; i <= depth; i += 1) {
-      await chain.mineBranchBlock();
+      await step(`new branch block ${i + 1}`, () => chain.mineBranchBlock());
       await pause();
       await sample(`new branch, block ${i + 1}`);
     }
@@ -346,7 +358,24 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
         })
     ).map((r: { depth: number; deep: boolean }) => ({ depth: r.depth, deep: r.deep }));
     phase("checked");
-    return outcome;
+  }
+
+  /** Notes each lock wait in this file's database older than SLOW_STEP_MS, with what blocks it: why a step was slow. */
+  async function noteLockWaits(outcome: Outcome): Promise<void> {
+    const waits = await stack.api.db
+      .raw(
+        `SELECT left(a.query, 160) AS waiting, (SELECT string_agg(b.application_name || ' (' || b.state || '): ' || left(b.query, 160), '; ')
+           FROM pg_stat_activity b WHERE b.pid = ANY (pg_blocking_pids(a.pid))) AS blocked_by
+         FROM pg_stat_activity a
+         WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' AND now() - a.query_start > make_interval(secs => ?)`,
+        [SLOW_STEP_MS / 1000],
+      )
+      .then((result: { rows: Array<{ waiting: string; blocked_by: string | null }> }) => result.rows)
+      .catch(() => []);
+    for (const wait of waits) {
+      const note = `lock wait: ${wait.waiting.replace(/\s+/g, " ")} <- ${(wait.blocked_by ?? "?").replace(/\s+/g, " ")}`;
+      if (!outcome.notes.includes(note)) outcome.notes.push(note);
+    }
   }
 
   function printTable() {
@@ -366,8 +395,14 @@ describe("chain reorganisations under a mint, a tag assignment and a supply-chai
   for (const write of WRITES) {
     for (const depth of DEPTHS) {
       it(`${write}, reorganised ${depth} block${depth > 1 ? "s" : ""} deep (${depth > CONFIRMATIONS ? "deeper than" : "within"} the depth): healed once`, async () => {
-        const outcome = await runCase(write, depth);
+        const outcome: Outcome = { write, depth, verifiedGone: [], premature: [], onChain: 0, deliveries: {}, reorgsRecorded: [], deepReported: 0, blocksToHeal: 0, notes: [], problems: [], phases: [] };
         outcomes.push(outcome);
+        const lockWatch = setInterval(() => void noteLockWaits(outcome), 1000);
+        try {
+          await runCase(outcome);
+        } finally {
+          clearInterval(lockWatch);
+        }
         const detail = JSON.stringify(outcome, null, 1);
         expect(outcome.problems, detail).to.deep.equal([]);
         expect(outcome.verifiedGone, detail).to.deep.equal([]);

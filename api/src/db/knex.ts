@@ -47,9 +47,9 @@ const PARAMETER_PREFIX = `param:${randomUUID()}:`;
  */
 export function compiledOnce<Row, Name extends string>(
   build: (db: Knex, param: (name: Name) => string, shape: string) => Knex.QueryBuilder,
-): (db: Knex, values: Partial<Record<Name, unknown>>, shape?: string) => Promise<Row[]> {
+): (db: Knex, values: Partial<Record<Name, unknown>>, shape?: string, options?: { cancelAfterMs?: number }) => Promise<Row[]> {
   const compiled = new Map<string, { sql: string; bindings: readonly unknown[] }>();
-  return async (db, values, shape = "") => {
+  return async (db, values, shape = "", options = {}) => {
     let statement = compiled.get(shape);
     if (!statement) {
       statement = build(db, (name) => PARAMETER_PREFIX + name, shape).toSQL();
@@ -61,7 +61,10 @@ export function compiledOnce<Row, Name extends string>(
       if (values[name] === undefined) throw new Error(`compiledOnce: no value for the statement's parameter ${name}`);
       return values[name];
     });
-    const result = await prepared(db.raw<{ rows: Row[] }>(statement.sql, bindings as Knex.RawBinding[]));
+    const raw = prepared(db.raw<{ rows: Row[] }>(statement.sql, bindings as Knex.RawBinding[]));
+    // Past `cancelAfterMs` Postgres is asked to cancel the statement (from a connection of its own), which releases
+    // its locks, and the call fails with knex's KnexTimeoutError.
+    const result = await (options.cancelAfterMs ? raw.timeout(options.cancelAfterMs, { cancel: true }) : raw);
     return result.rows;
   };
 }

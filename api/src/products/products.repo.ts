@@ -114,6 +114,15 @@ export type ProductWithChain = {
 };
 
 /**
+ * How long the product read with the indexer's view of it may take before it is cancelled and the product is read
+ * alone. The statement reads several of Ponder's tables; during a reorganisation Ponder's transaction takes them one
+ * by one (it drops and re-creates their triggers, ACCESS EXCLUSIVE) and retries a step that waited on this statement
+ * while keeping what it holds, so the two could wait on each other until DATABASE_STATEMENT_TIMEOUT_MS (30 s). A
+ * cancelled statement lets Ponder finish at once; a shopper gets the product without the chain for that moment.
+ */
+export const VIEWS_READ_CANCEL_MS = 2_000;
+
+/**
  * findProductByUid, with the indexer's passport of `tokenId` (the UID's, tokenIdOf) and whether its maker is verified
  * in the same statement: the public record and the brand API read all three on every request, and each round trip
  * cost the API and Postgres more than the reads themselves (`npm run bench:volume`). Until the indexer has published
@@ -130,7 +139,7 @@ export async function findProductWithChain(
   const values = { key: uid.toUpperCase(), tokenId, brandId };
   let rows: Array<ProductRow & { chain: PassportWithEventsRow | null; factory_verified: boolean | null }>;
   try {
-    rows = await (brandId === undefined ? productWithChainByUid : productWithChainByUidOfBrand)(db, values, schema);
+    rows = await (brandId === undefined ? productWithChainByUid : productWithChainByUidOfBrand)(db, values, schema, { cancelAfterMs: VIEWS_READ_CANCEL_MS });
   } catch (error) {
     // The views not yet published (or any other failure to read them, which `onViewsFailed` hears of): the product
     // alone, as the record of a passport the indexer has not seen, which is what a separate read of the views gave.
