@@ -15,6 +15,7 @@ import type { AppDeps } from "../../api/src/deps";
 import { offlineDocumentLoader } from "../../api/src/interop/contexts";
 import { createLogger } from "../../api/src/logger";
 import { editProduct } from "../../api/src/products/product-edits";
+import { waitFor } from "../../scripts/lib/processes";
 import { OpenApiContract } from "../support/contract";
 import { checkCatenaXPassport, checkUntpCredential } from "../support/schemas";
 import { sharedStack, waitForIndexer, type SeededStack } from "../support/shared-stack";
@@ -293,9 +294,20 @@ describe("model, batch and item passports in the record, credential, Catena-X ex
 
   describe("when the model changes after the item was made", () => {
     it("keeps the item pinned to the version it was made from and says the model's passport changed since", async () => {
+      // The public record is kept for up to a second (onchain/indexed-read-cache.ts: a change of the model is no new
+      // block): read just before the edit, it may show the old lineage for that second, and no longer.
+      await record(uids.item);
       const edited = await editProduct(deps, brandId, { system: "lineage-test" }, uids.model, { care_instructions: "Wash at 40 °C." });
       expect(edited.anchored).to.not.equal(null);
-      const item = await record(uids.item);
+      const item = await waitFor(
+        "the item's record to show the model's new version",
+        async () => {
+          const read = await record(uids.item);
+          return read.lineage.model.current_data_hash === edited.anchored!.dataHash ? read : undefined;
+        },
+        10_000,
+        200,
+      );
       expect(item.content.passport.model.data_hash).to.equal(hashes.model);
       expect(item.lineage.model).to.include({ pinned_data_hash: hashes.model, current_data_hash: edited.anchored!.dataHash, pinned_is_current: false });
       expect(item.lineage.batch).to.include({ pinned_is_current: true });
