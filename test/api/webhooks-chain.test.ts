@@ -148,4 +148,33 @@ describe("webhook events from chain operations", () => {
       await api.db("app.webhook_chain_facts").whereIn("ref", [`reorg-copy-${bumped}`, "legacy-ref"]).del();
     }
   });
+  it("holds no lock on the indexer's checkpoint while it waits for Ponder's tables, which a reorganisation takes first, the checkpoint last", async function () {
+    this.timeout(60_000);
+    const { api } = stack;
+    const views = `"${api.config.onchainSchema}"`;
+    const watcher = new ConfirmationWatcher({ db: api.db, config: api.config, logger: createLogger("silent"), intervalMs: 1000 });
+    // Another session does what Ponder's reorganisation does: its tables (through the views) first, the checkpoint last.
+    const ponder = await api.db.client.acquireConnection();
+    try {
+      await api.db.raw(`BEGIN; LOCK TABLE ${views}.passport, ${views}.tag_assignment IN ACCESS EXCLUSIVE MODE`).connection(ponder);
+      const ticking = watcher.tick();
+      await waitFor(
+        "the watcher to wait for the passport table",
+        async () => {
+          const waiting = await api.db.raw<{ rows: unknown[] }>(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ~ 'pg_views|passport'",
+          );
+          return waiting.rows.length > 0 ? true : undefined;
+        },
+        20_000,
+      );
+      // Before: the watcher's transaction held the checkpoint it had read, so one of the two was ended as a deadlock.
+      await api.db.raw(`LOCK TABLE ${views}._ponder_checkpoint IN ACCESS EXCLUSIVE MODE`).connection(ponder);
+      await api.db.raw("COMMIT").connection(ponder);
+      expect(await ticking).to.be.a("number");
+    } finally {
+      await api.db.raw("ROLLBACK").connection(ponder).catch(() => undefined);
+      await api.db.client.releaseConnection(ponder);
+    }
+  });
 });

@@ -43,10 +43,14 @@ export class ConfirmationWatcher extends PeriodicJobBase<number> {
   async tick(): Promise<number> {
     const { db, config } = this.options;
     try {
+      // The indexer's checkpoint is read on its own, before the transaction, so no lock on it is held while the scans
+      // wait for Ponder's tables: Ponder's reorganisation locks its tables first and the checkpoint last, and a
+      // transaction holding the checkpoint while it waited for a table made each wait on the other until the
+      // statement time-out (30 s), every read of those tables queued behind them.
+      const state = await indexerState(db, config.onchainSchema);
+      if (!state) return 0;
       return await db.transaction(async (trx) => {
         if (!(await tryWatcherLock(trx))) return 0;
-        const state = await indexerState(trx, config.onchainSchema);
-        if (!state) return 0;
         // Depth as the public record counts it: a block's own inclusion is its first confirmation.
         const safeBlock = finalBlockUpTo(state.indexedBlock, config.confirmations);
         const source = await viewsFingerprint(trx, config.onchainSchema);
