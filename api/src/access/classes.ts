@@ -201,39 +201,45 @@ export type Visible<T> = {
  * When the content itself is withheld (an element read of a restricted `base`), `content` is undefined.
  */
 export function visibleContent<T>(content: T, reader: ReaderClass, overrides: Overrides = NO_OVERRIDES, base = ""): Visible<T> {
-  const withheld: string[] = [];
-  const shown: string[] = [];
-  const walk = (node: unknown, path: string, parentClass: AccessClass): unknown => {
-    if (path !== "") {
-      const cls = classOfPath(path, overrides);
-      if (!atLeast(reader, cls)) {
-        withheld.push(path);
-        return undefined;
-      }
-      if (cls !== "public" && parentClass === "public") shown.push(path);
-      parentClass = cls;
-    }
-    const child = (key: string) => (path === "" ? key : `${path}.${key}`);
-    if (Array.isArray(node)) {
-      return node.flatMap((item, i) => {
-        const kept = walk(item, child(String(i)), parentClass);
-        return kept === undefined ? [] : [kept];
-      });
-    }
-    if (typeof node === "object" && node !== null) {
-      const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(node)) {
-        const kept = walk(value, child(key), parentClass);
-        if (kept !== undefined) out[key] = kept;
-      }
-      return out;
-    }
-    return node;
-  };
+  const walk: Walk = { reader, overrides, withheld: [], shown: [] };
   // `base`: the path of `content` inside the section when it is one element of it (ReadDataElement).
-  const visible = walk(content, base, "public") as T;
+  const visible = visibleNode(walk, content, base, "public") as T;
   // Sorted: the same answer whatever order the content's keys were stored in (jsonb's, or a version's canonical JSON).
-  return { content: visible, withheld: withheld.sort(), shown: shown.sort() };
+  return { content: visible, withheld: walk.withheld.sort(), shown: walk.shown.sort() };
+}
+
+/** What `visibleContent` carries down the content: a plain record, so the walk makes no closure per element. */
+type Walk = { reader: ReaderClass; overrides: Overrides; withheld: string[]; shown: string[] };
+
+function visibleNode(walk: Walk, node: unknown, path: string, parentClass: AccessClass): unknown {
+  if (path !== "") {
+    const cls = classOfPath(path, walk.overrides);
+    if (!atLeast(walk.reader, cls)) {
+      walk.withheld.push(path);
+      return undefined;
+    }
+    if (cls !== "public" && parentClass === "public") walk.shown.push(path);
+    parentClass = cls;
+  }
+  const prefix = path === "" ? "" : `${path}.`;
+  if (Array.isArray(node)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < node.length; i++) {
+      const kept = visibleNode(walk, node[i], prefix + i, parentClass);
+      if (kept !== undefined) out.push(kept);
+    }
+    return out;
+  }
+  if (typeof node === "object" && node !== null) {
+    const out: Record<string, unknown> = {};
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      const kept = visibleNode(walk, (node as Record<string, unknown>)[key], prefix + key, parentClass);
+      if (kept !== undefined) out[key] = kept;
+    }
+    return out;
+  }
+  return node;
 }
 
 /** The element paths `visibleContent` would leave out for `reader`. */
