@@ -4,16 +4,19 @@ import { createHash } from "node:crypto";
 import type { Context } from "koa";
 
 /**
- * A JSON body serialised once, as the bytes sent, with its ETag: a cached rendering is neither serialised, hashed
- * nor encoded again per request.
+ * A JSON body serialised once, with its ETag: a cached rendering is neither serialised nor hashed again per request.
+ * The body is kept as the JSON text, not as its bytes: a Buffer of more than 4 KB owns an ArrayBuffer outside V8's
+ * heap, and the records the read caches held for their second (a public record is about 10 KB) were promoted with
+ * theirs, which drove a full garbage collection every 3 s at 500 reads a second and a latency spike with each
+ * (`npm run bench:volume`'s paced run; docs/benchmarks.md). Node writes a text body to the socket as UTF-8 itself.
  */
-export type RenderedJson = { body: Buffer; etag: string };
+export type RenderedJson = { body: string; etag: string };
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
 export function renderJson(value: unknown): RenderedJson {
-  const body = Buffer.from(JSON.stringify(value), "utf8");
-  return { body, etag: `W/"${createHash("sha1").update(body).digest("base64url")}"` };
+  const body = JSON.stringify(value);
+  return { body, etag: `W/"${createHash("sha1").update(body, "utf8").digest("base64url")}"` };
 }
 
 /** Sets ctx.body to `body`, or answers 304 when the caller already holds this version. */
