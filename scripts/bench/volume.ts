@@ -14,6 +14,7 @@ import { dashboardClient } from "../../test/support/dashboard";
 import { figuresTable, positiveInteger, type LoadFigures } from "../lib/bench-load";
 import { inBenchWorkspace, runBenchmark } from "../lib/bench-workspace";
 import { indexerSchemaName } from "../lib/indexer";
+import { machineCpuSeconds } from "../lib/proc-cpu";
 import { waitFor } from "../lib/processes";
 import { startStack, type Stack } from "../lib/stack";
 import { seedVolume, type SeededBrand } from "../lib/volume-seed";
@@ -426,6 +427,11 @@ async function main(): Promise<void> {
       // machine's other work changes far less than latency, for comparing one change with the next.
       const cpu = process.cpuUsage();
       const postgresCpu = postgresCpuSeconds();
+      // And the whole machine's: what is left over is the load generator's, the indexer's, the chain's and the OS's,
+      // and how busy the cores were tells a path bound by CPU (busy throughout) from one that waits.
+      const machine = machineCpuSeconds();
+      // The share of the time the API's event loop was busy: near 100 %, its one thread is what limits the rate.
+      const loop = performance.eventLoopUtilization();
       // Statements sent per answer under load: fewer than a lone request's where reads are shared or cached.
       let sent = 0;
       const count = () => (sent += 1);
@@ -435,6 +441,10 @@ async function main(): Promise<void> {
       if (profiler) await profiler.stop(target.name);
       stack.api.db.off("query", count);
       const apiCpu = process.cpuUsage(cpu);
+      const loopBusy = performance.eventLoopUtilization(loop).utilization;
+      const pgSeconds = postgresCpuSeconds() - postgresCpu;
+      const machineAfter = machineCpuSeconds();
+      const [busySeconds, allSeconds] = [machineAfter.busy - machine.busy, machineAfter.all - machine.all];
       const pacedRate = Math.max(1, Math.round(figures.perSecond * PACED_FRACTION));
       const paced = figures.requests > 0 ? await settled(stack.api).then(() => load(stack.api.url, target, DURATION_S, pacedRate)) : undefined;
       const perRequest = (seconds: number) => (figures.requests > 0 ? ((seconds * 1000) / figures.requests).toFixed(2) : "-");
@@ -449,7 +459,10 @@ async function main(): Promise<void> {
           paced ? String(pacedRate) : "-",
           paced ? paced.p99Ms.toFixed(1) : "-",
           perRequest((apiCpu.user + apiCpu.system) / 1e6),
-          perRequest(postgresCpuSeconds() - postgresCpu),
+          perRequest(pgSeconds),
+          perRequest(Math.max(0, busySeconds - (apiCpu.user + apiCpu.system) / 1e6 - pgSeconds)),
+          allSeconds > 0 ? ((100 * busySeconds) / allSeconds).toFixed(0) : "-",
+          (100 * loopBusy).toFixed(0),
           figures.requests > 0 ? (sent / figures.requests).toFixed(2) : "-",
           `${plan.statements}/${plan.explained}`,
           plan.readMs.toFixed(1),
@@ -463,7 +476,7 @@ async function main(): Promise<void> {
       console.log(`  ${target.name}: ${latency}${atPace} (load average ${loadAverage()})`);
     }
     console.log("");
-    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", "max ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "paced req/s", "paced p99 ms", "API CPU ms/req", "pg CPU ms/req", "stmts/req", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
+    for (const line of figuresTable(["target", "req/s", "p50 ms", "p99 ms", "max ms", `p99 ≤ ${GOAL.p99Ms}`, "failed", "paced req/s", "paced p99 ms", "API CPU ms/req", "pg CPU ms/req", "other CPU ms/req", "CPU busy %", "API loop busy %", "stmts/req", "stmts/explained", "db ms idle", "load 1m", "seq scans of large tables"], rows)) console.log(line);
     for (const line of skipped) console.log(`  skipped: ${line}`);
 
     const size = await db.raw<{ rows: Array<{ total: string; passports: string }> }>(
@@ -480,7 +493,14 @@ async function main(): Promise<void> {
     console.log(`\ndatabase size ${mb(total)}: ${(total / passports / 1024).toFixed(1)} KB per passport (${passports.toLocaleString("en-US")} passports, ${SIZES.products.toLocaleString("en-US")} products)`);
     console.log(`  largest tables with their indexes: ${biggest.rows.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`);
     const missed = rows.filter((r) => r.more[1] !== "met" || r.more.at(-1) !== "none").map((r) => r.name);
-    console.log(`\ngoals: p99 ≤ ${GOAL.p99Ms} ms and no sequential scan of a large table (≥ ${LARGE_TABLE_ROWS.toLocaleString("en-US")} rows) on each path: ${missed.length === 0 ? "met" : `MISSED by ${missed.join("; ")}`}`);
+    // Little's law: with every connection always waiting on an answer, the mean latency is connections / rate.
+    const leastRate = Math.ceil((CONNECTIONS * 1000) / GOAL.p99Ms);
+    console.log(
+      `\nsaturated, latency is mostly queueing: the mean is ${CONNECTIONS} connections / req/s (Little's law), so p99 ≤ ${GOAL.p99Ms} ms needs well over ` +
+        `${leastRate.toLocaleString("en-US")} req/s. The rate is at most 1 / API CPU ms/req while the API's one loop is busy throughout, and ` +
+        `${os.cpus().length} cores / (API + pg + other CPU ms/req) while the cores are.`,
+    );
+    console.log(`goals: p99 ≤ ${GOAL.p99Ms} ms and no sequential scan of a large table (≥ ${LARGE_TABLE_ROWS.toLocaleString("en-US")} rows) on each path: ${missed.length === 0 ? "met" : `MISSED by ${missed.join("; ")}`}`);
     console.log(`whole run ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadAverage()}`);
     if (KEEP) {
       console.log(`\nkept running until Ctrl-C: database ${databaseUrl}, API ${stack.api.url}`);

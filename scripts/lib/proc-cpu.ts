@@ -1,4 +1,5 @@
-// CPU time of local processes from /proc, for the benchmarks that report CPU per unit of work (bench:scale, bench:run).
+// CPU time of local processes and of the machine from /proc, for the benchmarks that report CPU per unit of work
+// (bench:scale, bench:run, bench:volume).
 import { readFileSync, readdirSync } from "node:fs";
 
 /** Linux's USER_HZ: /proc counts CPU time in these ticks. */
@@ -30,4 +31,16 @@ export function postgresCpuSeconds(postmaster: number): number {
     }
   }
   return total;
+}
+
+/**
+ * The machine's CPU seconds so far, over all cores, from /proc/stat: `busy` (user, nice, system, irq, softirq, steal)
+ * and `all` (busy, idle and iowait).
+ */
+export function machineCpuSeconds(): { busy: number; all: number } {
+  const stat = readFileSync("/proc/stat", "utf8");
+  // The first line sums every core: "cpu  user nice system idle iowait irq softirq steal guest guest_nice".
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = stat.slice(0, stat.indexOf("\n")).trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy / TICKS_PER_SECOND, all: (busy + idle + iowait) / TICKS_PER_SECOND };
 }
