@@ -132,6 +132,17 @@ export const factoryStats = onchainTable("factory_stats", (t) => ({
   lastActivityAt: t.bigint().notNull(),
 }));
 
+/**
+ * The chain's totals, one row (id 0) kept by the handlers: GET /api/stats reads them instead of counting every
+ * passport and step. Passports of an undeclared maker (factory 0) count here, unlike in factory_stats.
+ */
+export const chainTotals = onchainTable("chain_totals", (t) => ({
+  id: t.integer().primaryKey(),
+  passports: t.bigint().notNull(),
+  tagsAssigned: t.bigint().notNull(),
+  supplyChainEvents: t.bigint().notNull(),
+}));
+
 /** Distinct (factory, passport) pairs touched by supply-chain events: how many products a factory verifiably handled. */
 export const factoryPassport = onchainTable(
   "factory_passport",

@@ -1,6 +1,7 @@
 // Event handlers: each contract event becomes rows. Handlers only insert or upsert; they never read the chain.
 import { ponder, type Context } from "ponder:registry";
 import {
+  chainTotals,
   dataHashUpdate,
   factory,
   factoryPassport,
@@ -55,6 +56,19 @@ async function recordFactoryActivity(db: Context["db"], factoryId: bigint, block
     }));
 }
 
+/** Adds to the chain's totals (chain_totals' one row). */
+async function addToTotals(db: Context["db"], added: { passports?: bigint; tagsAssigned?: bigint; supplyChainEvents?: bigint }) {
+  const { passports = 0n, tagsAssigned = 0n, supplyChainEvents = 0n } = added;
+  await db
+    .insert(chainTotals)
+    .values({ id: 0, passports, tagsAssigned, supplyChainEvents })
+    .onConflictDoUpdate((row) => ({
+      passports: row.passports + passports,
+      tagsAssigned: row.tagsAssigned + tagsAssigned,
+      supplyChainEvents: row.supplyChainEvents + supplyChainEvents,
+    }));
+}
+
 ponder.on("ProductPassport:Transfer", async ({ event, context }) => {
   await context.db
     .insert(passportOwner)
@@ -77,6 +91,7 @@ ponder.on("ProductPassport:PassportsMinted", async ({ event, context }) => {
       ...touched(event),
     })),
   );
+  await addToTotals(context.db, { passports: BigInt(passports.length) });
   // Factory 0 means "manufacturer not declared": no factory earns reputation from it. Each passport counts as one
   // on-chain event, as when every passport had its own mint log, so a factory's score does not depend on batching.
   if (factoryId !== 0n) {
@@ -129,6 +144,8 @@ ponder.on("ProductPassport:TagAssigned", async ({ event, context }) => {
     tagHash,
     ...touched(event),
   });
+  // The contract never takes a tag away (a tag hash is never zero), so a passport has a tag from its first assignment.
+  if (BigInt(previousTagHash) === 0n) await addToTotals(context.db, { tagsAssigned: 1n });
 });
 
 ponder.on("ProductPassport:SupplyChainEventRecorded", async ({ event, context }) => {
@@ -147,6 +164,7 @@ ponder.on("ProductPassport:SupplyChainEventRecorded", async ({ event, context })
     .values({ factoryId, tokenId, firstBlock: event.block.number })
     .onConflictDoNothing();
   await recordFactoryActivity(context.db, factoryId, event.block, { supplyChainEvents: 1 });
+  await addToTotals(context.db, { supplyChainEvents: 1n });
 });
 
 ponder.on("FactoryRegistry:FactoryRegistered", async ({ event, context }) => {

@@ -304,4 +304,28 @@ describe("public endpoints and factory writes", () => {
       expect((await fetch(`${base}/api/nft/123`)).status).to.equal(404);
     });
   });
+
+  describe("the chain's totals (chain_totals)", () => {
+    it("match count(*) of the indexed passports, tags and steps, after the mints, tag and step above", async function () {
+      this.timeout(120_000);
+      await waitForIndexer(stack);
+      const schema = stack.api.config.onchainSchema;
+      // One statement, so both are read from the same snapshot of the indexer's tables.
+      const { rows } = await stack.api.db.raw<{ rows: Array<{ kept: Record<string, number>; counted: Record<string, number> }> }>(
+        `SELECT (SELECT row_to_json(t) FROM (SELECT passports::int AS passports, tags_assigned::int AS tags, supply_chain_events::int AS steps FROM ??.chain_totals) t) AS kept,
+                (SELECT row_to_json(t) FROM (SELECT (SELECT count(*)::int FROM ??.passport) AS passports,
+                                                    (SELECT count(*)::int FROM ??.passport WHERE tag_hash IS NOT NULL) AS tags,
+                                                    (SELECT count(*)::int FROM ??.supply_chain_event) AS steps) t) AS counted`,
+        [schema, schema, schema, schema],
+      );
+      const { kept, counted } = rows[0]!;
+      expect(counted.passports).to.be.greaterThan(0);
+      expect(counted.tags, "the tag assigned above").to.be.greaterThan(0);
+      expect(counted.steps).to.be.greaterThan(0);
+      expect(kept).to.deep.equal(counted);
+      const body = await json(await fetch(`${base}/api/stats`));
+      expect(body.passports_minted).to.be.at.most(counted.passports);
+      expect(body.tags_assigned).to.be.a("number").at.most(counted.tags);
+    });
+  });
 });

@@ -42,6 +42,7 @@ import * as accessClasses from "./migrations/039-access-classes";
 import * as backupOperator from "./migrations/040-backup-operator";
 import * as passportBrand from "./migrations/041-passport-brand";
 import * as passportMintedBlock from "./migrations/042-passport-minted-block";
+import * as rowCounts from "./migrations/043-row-counts";
 
 type Migration = {
   up: (knex: Knex) => Promise<void>;
@@ -91,6 +92,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "040-backup-operator": backupOperator,
   "041-passport-brand": passportBrand,
   "042-passport-minted-block": passportMintedBlock,
+  "043-row-counts": rowCounts,
 };
 
 const source: Knex.MigrationSource<string> = {

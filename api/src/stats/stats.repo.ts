@@ -14,23 +14,32 @@ export type PlatformCounts = {
   tags_assigned: number;
 };
 
+/**
+ * The service's counts. Brands are few and counted; products, minted passports and scans grow with the catalogue and
+ * every tap, and are read from the counts their triggers keep (migration 043).
+ */
 export async function appCounts(db: Knex) {
+  const kept = (name: string) => `(SELECT coalesce(sum(n), 0)::bigint FROM app.row_counts WHERE name = '${name}')`;
   const { rows } = await db.raw<{ rows: Array<Record<string, number>> }>(`
     SELECT (SELECT count(*) FROM app.brands) AS brands,
            (SELECT count(*) FROM app.brands WHERE status = 'active') AS brands_active,
-           (SELECT count(*) FROM app.products) AS products,
-           (SELECT count(*) FROM app.passports WHERE status = 'minted') AS certificates_issued,
-           (SELECT count(*) FROM app.scan_events) AS scans`);
+           ${kept("products")} AS products,
+           ${kept("passports_minted")} AS certificates_issued,
+           ${kept("scan_events")} AS scans`);
   return rows[0]!;
 }
 
+/**
+ * The indexed chain's counts: factories are few and counted; passports, tags and steps are read from the totals the
+ * indexer's handlers keep (`chain_totals`), none before the first mint.
+ */
 export async function chainCounts(db: Knex, schema: string) {
   const { rows } = await db.raw<{ rows: Array<Record<string, number>> }>(
-    `SELECT (SELECT count(*) FROM ??.passport) AS passports_minted,
+    `SELECT coalesce((SELECT passports::bigint FROM ??.chain_totals WHERE id = 0), 0) AS passports_minted,
             (SELECT count(*) FROM ??.factory) AS factories,
             (SELECT count(*) FROM ??.factory WHERE verified) AS factories_verified,
-            (SELECT count(*) FROM ??.supply_chain_event) AS supply_chain_events,
-            (SELECT count(*) FROM ??.passport WHERE tag_hash IS NOT NULL) AS tags_assigned`,
+            coalesce((SELECT supply_chain_events::bigint FROM ??.chain_totals WHERE id = 0), 0) AS supply_chain_events,
+            coalesce((SELECT tags_assigned::bigint FROM ??.chain_totals WHERE id = 0), 0) AS tags_assigned`,
     [schema, schema, schema, schema, schema],
   );
   return rows[0]!;
