@@ -1,6 +1,6 @@
 // Child processes of the local stack: spawned with their output in a log file, stopped by PID with a bounded wait.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -46,6 +46,15 @@ export function stopProcess(child: ChildProcess, graceMs = 5000, signal: NodeJS.
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
+/**
+ * Removes the temporary folder a stack or test kept its processes' logs in, once they are stopped, so runs leave
+ * nothing behind in the temporary directory; `KEEP_STACK_LOGS=1` keeps it, to read the logs a failure points to.
+ */
+export function removeWorkDir(dir: string): void {
+  if (process.env.KEEP_STACK_LOGS === "1") return;
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

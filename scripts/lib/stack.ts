@@ -8,7 +8,7 @@ import { HARDHAT_TEST_KEY } from "../../api/src/config";
 import { deployContracts, type Deployment } from "./deploy";
 import { startHardhatNode, type ChainNode } from "./hardhat-node";
 import { indexerSchemaName, startIndexer } from "./indexer";
-import { freePort, type Child } from "./processes";
+import { freePort, removeWorkDir, type Child } from "./processes";
 import { startInProcessApi, type InProcessApi } from "./api-process";
 
 export const HARDHAT_ADMIN = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -61,6 +61,7 @@ export async function startStack(
   const stoppers: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const fn of stoppers.reverse()) await fn().catch(() => undefined);
+    removeWorkDir(workDir);
   };
   try {
     const { chain, deployment, deploymentsDir } = await startDeployedChain(workDir, { blockIntervalMs: options.blockIntervalMs });

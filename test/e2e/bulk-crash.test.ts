@@ -20,7 +20,7 @@ import { tokenIdOf } from "../../api/src/passports/content";
 import { batchSizeFor } from "../../api/src/passports/mint-pump";
 import { registerProduct, type Brand } from "../../api/src/products/service";
 import type { ChainNode } from "../../scripts/lib/hardhat-node";
-import { spawnLogged, waitFor, type Child } from "../../scripts/lib/processes";
+import { removeWorkDir, spawnLogged, waitFor, type Child } from "../../scripts/lib/processes";
 import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
 import { bundleTestEntry } from "../support/replicas";
@@ -96,6 +96,7 @@ describe("bulk issuance: SIGKILL at each step of a job, then a fresh replica", f
     provider?.destroy();
     await db?.destroy();
     await chain?.stop();
+    if (workDir) removeWorkDir(workDir);
   });
 
   function replica(name: string, extra: Record<string, string>): Child {

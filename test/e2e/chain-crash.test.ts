@@ -22,6 +22,7 @@ import { registerProduct, type Brand } from "../../api/src/products/service";
 import { Dispatcher } from "../../api/src/webhooks/dispatcher";
 import { setDashboardWebhook } from "../../api/src/webhooks/endpoints";
 import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { removeWorkDir } from "../../scripts/lib/processes";
 import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "../support/hooks";
 import { bundleTestEntry, spawnReplica, type Replica } from "../support/replicas";
@@ -136,6 +137,7 @@ describe("crash matrix: SIGKILL at each step of issuance with two replicas", fun
     provider?.destroy();
     await db?.destroy();
     await chain?.stop();
+    if (workDir) removeWorkDir(workDir);
   });
 
   function start(name: string, extra: Record<string, string>): Replica {

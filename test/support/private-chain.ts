@@ -1,11 +1,12 @@
 // A private Hardhat node with the contracts deployed and a migrated database of its own, for tests that change how
 // the chain mines (automine off, reverts) or run several replicas against one wallet, away from the shared stack.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "../../api/src/db/knex";
 import { migrateLatest } from "../../api/src/db/migrate";
 import type { ChainNode } from "../../scripts/lib/hardhat-node";
+import { removeWorkDir } from "../../scripts/lib/processes";
 import { startDeployedChain } from "../../scripts/lib/stack";
 import { createTestDatabase } from "./hooks";
 
@@ -38,7 +39,7 @@ export async function startPrivateChain(name: string): Promise<PrivateChain> {
     },
     stop: async () => {
       await chain.stop();
-      rmSync(workDir, { recursive: true, force: true });
+      removeWorkDir(workDir);
     },
   };
 }
