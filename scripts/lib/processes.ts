@@ -9,8 +9,11 @@ export type Child = { name: string; process: ChildProcess; logFile: string; stop
 // Children still running when this process exits are killed with it (on an uncaught error, process.exit, or a
 // signal that a handler turns into an exit), so a failed test or benchmark run leaves no indexer or chain behind.
 const running = new Set<ChildProcess>();
+/** Temporary folders to remove at exit if nobody removed them before (a mocha worker's shared stack is never stopped). */
+const workDirs = new Set<string>();
 process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
+  for (const dir of workDirs) removeWorkDir(dir);
 });
 
 export function spawnLogged(
@@ -51,8 +54,14 @@ export function stopProcess(child: ChildProcess, graceMs = 5000, signal: NodeJS.
  * nothing behind in the temporary directory; `KEEP_STACK_LOGS=1` keeps it, to read the logs a failure points to.
  */
 export function removeWorkDir(dir: string): void {
+  workDirs.delete(dir);
   if (process.env.KEEP_STACK_LOGS === "1") return;
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Marks `dir` (made by the caller) to be removed when this process exits, if removeWorkDir has not been called. */
+export function removeWorkDirAtExit(dir: string): void {
+  workDirs.add(dir);
 }
 
 export function freePort(): Promise<number> {

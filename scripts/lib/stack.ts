@@ -8,7 +8,7 @@ import { HARDHAT_TEST_KEY } from "../../api/src/config";
 import { deployContracts, type Deployment } from "./deploy";
 import { startHardhatNode, type ChainNode } from "./hardhat-node";
 import { indexerSchemaName, startIndexer } from "./indexer";
-import { freePort, removeWorkDir, type Child } from "./processes";
+import { freePort, removeWorkDir, removeWorkDirAtExit, type Child } from "./processes";
 import { startInProcessApi, type InProcessApi } from "./api-process";
 
 export const HARDHAT_ADMIN = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -58,6 +58,7 @@ export async function startStack(
 ): Promise<Stack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "passport-registry-stack-"));
   chmodSync(workDir, 0o755);
+  removeWorkDirAtExit(workDir);
   const stoppers: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const fn of stoppers.reverse()) await fn().catch(() => undefined);
