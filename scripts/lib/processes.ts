@@ -48,7 +48,6 @@ export function stopProcess(child: ChildProcess, graceMs = 5000, signal: NodeJS.
   });
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
 /**
  * Removes the temporary folder a stack or test kept its processes' logs in, once they are stopped, so runs leave
  * nothing behind in the temporary directory; `KEEP_STACK_LOGS=1` keeps it, to read the logs a failure points to.
@@ -64,6 +63,7 @@ export function removeWorkDirAtExit(dir: string): void {
   workDirs.add(dir);
 }
 
+/** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

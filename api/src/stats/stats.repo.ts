@@ -35,12 +35,13 @@ export async function appCounts(db: Knex) {
  */
 export async function chainCounts(db: Knex, schema: string) {
   const { rows } = await db.raw<{ rows: Array<Record<string, number>> }>(
-    `SELECT coalesce((SELECT passports::bigint FROM ??.chain_totals WHERE id = 0), 0) AS passports_minted,
+    `SELECT coalesce(t.passports, 0)::bigint AS passports_minted,
             (SELECT count(*) FROM ??.factory) AS factories,
             (SELECT count(*) FROM ??.factory WHERE verified) AS factories_verified,
-            coalesce((SELECT supply_chain_events::bigint FROM ??.chain_totals WHERE id = 0), 0) AS supply_chain_events,
-            coalesce((SELECT tags_assigned::bigint FROM ??.chain_totals WHERE id = 0), 0) AS tags_assigned`,
-    [schema, schema, schema, schema, schema],
+            coalesce(t.supply_chain_events, 0)::bigint AS supply_chain_events,
+            coalesce(t.tags_assigned, 0)::bigint AS tags_assigned
+       FROM (VALUES (0)) AS one (id) LEFT JOIN ??.chain_totals t ON t.id = one.id`,
+    [schema, schema, schema],
   );
   return rows[0]!;
 }
