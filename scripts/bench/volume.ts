@@ -441,6 +441,7 @@ async function main(): Promise<void> {
       if (profiler) await profiler.stop(target.name);
       stack.api.db.off("query", count);
       const apiCpu = process.cpuUsage(cpu);
+      const apiSeconds = (apiCpu.user + apiCpu.system) / 1e6;
       const loopBusy = performance.eventLoopUtilization(loop).utilization;
       const pgSeconds = postgresCpuSeconds() - postgresCpu;
       const machineAfter = machineCpuSeconds();
@@ -458,9 +459,9 @@ async function main(): Promise<void> {
           String(figures.failures + (paced?.failures ?? 0)),
           paced ? String(pacedRate) : "-",
           paced ? paced.p99Ms.toFixed(1) : "-",
-          perRequest((apiCpu.user + apiCpu.system) / 1e6),
+          perRequest(apiSeconds),
           perRequest(pgSeconds),
-          perRequest(Math.max(0, busySeconds - (apiCpu.user + apiCpu.system) / 1e6 - pgSeconds)),
+          perRequest(Math.max(0, busySeconds - apiSeconds - pgSeconds)),
           allSeconds > 0 ? ((100 * busySeconds) / allSeconds).toFixed(0) : "-",
           (100 * loopBusy).toFixed(0),
           figures.requests > 0 ? (sent / figures.requests).toFixed(2) : "-",
